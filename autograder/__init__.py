@@ -1,0 +1,1 @@
+"""Instructor-side tools: generate exercises, check notebooks, grade a class, report."""

@@ -1,0 +1,44 @@
+"""The course's nbgrader setup, loaded once: configuration, paths, assignments.
+
+Everything instructor-side (release, grading, reports, tests) gets its nbgrader
+objects from here, so there is one place that knows the layout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+EXERCISES = ROOT / "exercises"
+AUTOGRADER = ROOT / "autograder"
+
+
+def assignments(source: Path = SOLUTIONS) -> list[str]:
+    """Names of the assignments: the folders of ``solutions/`` that hold a notebook."""
+    return sorted(p.name for p in source.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+
+
+def load_config(**coursedir: Any) -> Config:
+    """The course's ``nbgrader_config.py``, with ``CourseDirectory`` traits overridden.
+
+    Relative directories in the overrides are resolved by nbgrader against
+    ``CourseDirectory.root``; absolute ones are used as they are.
+    """
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    for key, value in coursedir.items():
+        setattr(config.CourseDirectory, key, value)
+    return config
+
+
+def api(config: Config | None = None):
+    """An ``NbGraderAPI`` for the course (or for ``config``)."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    config = config or load_config()
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)

@@ -1,0 +1,206 @@
+"""The real ``anthropic`` SDK, answering from a script instead of the network.
+
+:class:`OfflineAnthropic` is an ``anthropic.Anthropic`` client whose HTTP
+transport is an ``httpx2.MockTransport``: requests are built, validated and sent
+by the real SDK, and each one is answered by the next entry of a script of
+Messages API responses. Every request body is recorded, so a lesson can show the
+exact ``tool_use`` / ``tool_result`` / ``is_error`` exchange::
+
+    >>> client = OfflineAnthropic([
+    ...     tool_use_response("get_weather", {"city": "Madrid"}, id="toolu_01"),
+    ...     text_response("It is sunny in Madrid."),
+    ... ])
+    >>> msg = client.messages.create(model="claude-sonnet-4-5", max_tokens=256,
+    ...                              messages=[{"role": "user", "content": "Weather?"}])
+    >>> msg.stop_reason, msg.content[0].name
+    ('tool_use', 'get_weather')
+
+The SDK's own retries (429, 529, 5xx) run as in production, but their waiting
+goes through an injected ``sleep`` (by default a :class:`RecordingSleep`), so a
+scripted ``retry-after: 30`` costs no time and the delays can be inspected.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anthropic
+import httpx2
+
+from .clock import RecordingSleep
+
+__all__ = [
+    "OfflineAnthropic",
+    "text_response",
+    "tool_use_response",
+    "error_response",
+    "DEFAULT_MODEL",
+]
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+_ids = itertools.count(1)
+
+
+def _message(content: list[dict[str, Any]], stop_reason: str, model: str) -> dict[str, Any]:
+    return {
+        "id": f"msg_offline_{next(_ids):04d}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 25, "output_tokens": 12},
+    }
+
+
+def text_response(text: str, *, model: str = DEFAULT_MODEL) -> dict[str, Any]:
+    """A Messages API response that ends the turn with ``text``."""
+    return _message([{"type": "text", "text": text}], "end_turn", model)
+
+
+def tool_use_response(
+    name: str,
+    input: dict[str, Any],
+    *,
+    id: str | None = None,
+    text: str | None = None,
+    more: Sequence[tuple[str, dict[str, Any]]] = (),
+    model: str = DEFAULT_MODEL,
+) -> dict[str, Any]:
+    """A Messages API response asking for one tool call (``more`` adds parallel calls)."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    for i, (tool_name, tool_input) in enumerate([(name, input), *more]):
+        block_id = id if (i == 0 and id) else f"toolu_offline_{next(_ids):04d}"
+        content.append({"type": "tool_use", "id": block_id, "name": tool_name, "input": dict(tool_input)})
+    return _message(content, "tool_use", model)
+
+
+class _ErrorResponse:
+    """A scripted HTTP error (see :func:`error_response`)."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str]) -> None:
+        self.status = status
+        self.message = message
+        self.headers = headers
+
+    def to_httpx(self) -> httpx2.Response:
+        kind = {
+            400: "invalid_request_error",
+            401: "authentication_error",
+            403: "permission_error",
+            404: "not_found_error",
+            429: "rate_limit_error",
+            529: "overloaded_error",
+        }.get(self.status, "api_error")
+        body = {"type": "error", "error": {"type": kind, "message": self.message}}
+        return httpx2.Response(self.status, json=body, headers=self.headers)
+
+    def __repr__(self) -> str:
+        return f"error_response({self.status}, {self.message!r}, headers={self.headers!r})"
+
+
+def error_response(
+    status: int,
+    message: str | None = None,
+    *,
+    retry_after: float | None = None,
+    should_retry: bool | None = None,
+) -> _ErrorResponse:
+    """A scripted API error: 429 rate limit, 529 overloaded, 500, 400, ...
+
+    ``retry_after`` adds a ``retry-after`` header (seconds); ``should_retry`` adds
+    ``x-should-retry``, which overrides the SDK's own decision.
+    """
+    headers: dict[str, str] = {}
+    if retry_after is not None:
+        headers["retry-after"] = f"{retry_after:g}"
+    if should_retry is not None:
+        headers["x-should-retry"] = "true" if should_retry else "false"
+    default = {429: "Number of requests has exceeded your rate limit", 529: "Overloaded"}.get(status, "API error")
+    return _ErrorResponse(status, message or default, headers)
+
+
+ScriptEntry = dict[str, Any] | _ErrorResponse | Callable[[dict[str, Any]], "dict[str, Any] | _ErrorResponse"]
+
+
+class OfflineAnthropic(anthropic.Anthropic):
+    """An ``anthropic.Anthropic`` client answering from ``script``, with no network.
+
+    Args:
+        script: one entry per HTTP request: a response body (see
+            :func:`text_response`, :func:`tool_use_response`), an
+            :func:`error_response`, or a function of the request body returning
+            either.
+        sleep: receives the SDK's retry delays instead of ``time.sleep``
+            (default: a new :class:`RecordingSleep`, available as ``.sleep``).
+        max_retries: the SDK's retry budget (its default is 2).
+
+    Attributes:
+        requests: the JSON body of every request sent, in order.
+    """
+
+    def __init__(
+        self,
+        script: Sequence[ScriptEntry] = (),
+        *,
+        sleep: Callable[[float], Any] | None = None,
+        max_retries: int = 2,
+        **kwargs: Any,
+    ) -> None:
+        self.script: list[Any] = list(script)
+        self.requests: list[dict[str, Any]] = []
+        self.sleep = sleep if sleep is not None else RecordingSleep()
+        transport = httpx2.MockTransport(self._handle)
+        super().__init__(
+            api_key=kwargs.pop("api_key", "sk-ant-offline-not-a-real-key"),
+            base_url=kwargs.pop("base_url", "https://api.anthropic.invalid"),
+            http_client=httpx2.Client(transport=transport),
+            max_retries=max_retries,
+            **kwargs,
+        )
+
+    @property
+    def last_request(self) -> dict[str, Any]:
+        """The body of the most recent request."""
+        if not self.requests:
+            raise LookupError("no request has been sent yet")
+        return self.requests[-1]
+
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content or b"{}")
+        index = len(self.requests)
+        self.requests.append(body)
+        if index >= len(self.script):
+            return httpx2.Response(
+                500,
+                json={
+                    "type": "error",
+                    "error": {
+                        "type": "api_error",
+                        "message": f"OfflineAnthropic script exhausted: request {index + 1} "
+                        f"but only {len(self.script)} scripted response(s)",
+                    },
+                },
+                headers={"x-should-retry": "false"},
+            )
+        entry = self.script[index]
+        if callable(entry) and not isinstance(entry, (dict, _ErrorResponse)):
+            entry = entry(body)
+        if isinstance(entry, _ErrorResponse):
+            return entry.to_httpx()
+        if isinstance(entry, dict):
+            return httpx2.Response(200, json=entry)
+        raise TypeError(f"script entry {index} is {type(entry).__name__}, not a response dict or error_response")
+
+    def _sleep_for_retry(
+        self, *, retries_taken: int, max_retries: int, options: Any, response: httpx2.Response | None
+    ) -> None:
+        # The SDK's own schedule, computed by the SDK; only the waiting is injected.
+        delay = self._calculate_retry_timeout(
+            max_retries - retries_taken, options, response.headers if response else None
+        )
+        self.sleep(delay)

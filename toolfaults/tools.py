@@ -1,0 +1,370 @@
+"""Real LangChain tools that fail on purpose, deterministically.
+
+Every factory here returns a :class:`MockTool`: a genuine
+:class:`~langchain_core.tools.StructuredTool` (so ``.invoke``, argument schemas,
+``ToolCall`` input and ``handle_tool_error`` all behave as in production) that
+also records every call that reached its function and follows a fixed script of
+outcomes. A tool told to fail twice fails exactly twice::
+
+    >>> from toolfaults.tools import flaky_tool
+    >>> search = flaky_tool(failures=2, error=ConnectionError("search API unreachable"))
+    >>> for _ in range(3):
+    ...     try:
+    ...         print(search.invoke({"query": "jitter"}))
+    ...     except ConnectionError as err:
+    ...         print("failed:", err)
+    failed: search API unreachable
+    failed: search API unreachable
+    results for 'jitter'
+    >>> search.call_count
+    3
+
+The five error types of tool calling map to these factories:
+
+==========================  ===========================================
+error type                  how to reproduce it
+==========================  ===========================================
+tool not found              a scripted model calls a name no tool has
+invalid arguments           any tool: its schema rejects bad ``args``
+timeout                     :func:`timeout_tool`
+unexpected return format    :func:`odd_format_tool`
+rate limiting               :func:`rate_limited_tool`
+==========================  ===========================================
+
+plus :func:`flaky_tool` (transient faults that pass), :func:`failing_tool`
+(permanent faults) and :func:`write_tool` (a side effect that may or may not
+have happened when the call fails).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from langchain_core.callbacks import CallbackManagerForToolRun
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import StructuredTool
+from pydantic import Field
+
+from .errors import RateLimitError
+
+__all__ = [
+    "MockTool",
+    "WriteTool",
+    "Return",
+    "make_tool",
+    "flaky_tool",
+    "failing_tool",
+    "timeout_tool",
+    "rate_limited_tool",
+    "odd_format_tool",
+    "write_tool",
+]
+
+
+class Return:
+    """A scripted outcome that returns ``value`` instead of calling the function.
+
+    >>> Return(None).value is None
+    True
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Return({self.value!r})"
+
+
+class _Call:
+    """The scripted outcome 'run the real function' (the default)."""
+
+    def __repr__(self) -> str:
+        return "CALL"
+
+
+CALL = _Call()
+"""Outcome marker: run the tool's own function."""
+
+Outcome = BaseException | type[BaseException] | Return | _Call
+
+
+def _raise(outcome: BaseException | type[BaseException], tool_name: str) -> None:
+    if isinstance(outcome, type):
+        raise outcome(f"{tool_name} failed")
+    try:
+        fresh = copy.copy(outcome)  # a fresh instance: no traceback piles up across calls
+    except Exception:  # pragma: no cover - exotic exceptions that cannot be copied
+        fresh = outcome
+    raise fresh
+
+
+class MockTool(StructuredTool):
+    """A StructuredTool that records its calls and follows a script of outcomes.
+
+    Attributes:
+        calls: the arguments of every call that passed schema validation and
+            reached the tool (a call rejected by the schema is not recorded: the
+            function never ran).
+        outcomes: what happens on call 1, 2, 3, ...: an exception (instance or
+            class) is raised, :class:`Return` returns its value, ``CALL`` runs
+            the function.
+        then: what happens on every call after ``outcomes`` runs out.
+        latency: seconds each call "takes", passed to ``sleep`` when one is set.
+        failure_latency: extra seconds a failing call "takes" before it raises
+            (a timeout is slow to fail), passed to ``sleep`` when one is set.
+        sleep: an injected sleep (for example a :class:`~toolfaults.clock.RecordingSleep`)
+            used to simulate latency; ``None`` means no latency at all.
+    """
+
+    calls: list[dict[str, Any]] = Field(default_factory=list)
+    outcomes: list[Any] = Field(default_factory=list)
+    then: Any = CALL
+    latency: float = 0.0
+    failure_latency: float = 0.0
+    sleep: Callable[[float], Any] | None = None
+
+    @property
+    def call_count(self) -> int:
+        """How many calls reached the tool."""
+        return len(self.calls)
+
+    def reset(self) -> None:
+        """Forget the calls, so the script starts again from the first outcome."""
+        self.calls.clear()
+
+    def _next_outcome(self, kwargs: dict[str, Any]) -> Any:
+        index = len(self.calls)
+        self.calls.append(dict(kwargs))
+        outcome = self.outcomes[index] if index < len(self.outcomes) else self.then
+        if self.sleep is not None:
+            failing = isinstance(outcome, BaseException) or (
+                isinstance(outcome, type) and issubclass(outcome, BaseException)
+            )
+            delay = self.latency + (self.failure_latency if failing else 0.0)
+            if delay:
+                self.sleep(delay)
+        return outcome
+
+    def _run(
+        self,
+        *args: Any,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        outcome = self._next_outcome(kwargs)
+        if isinstance(outcome, Return):
+            return outcome.value
+        if isinstance(outcome, BaseException) or (isinstance(outcome, type) and issubclass(outcome, BaseException)):
+            _raise(outcome, self.name)
+        return super()._run(*args, config=config, run_manager=run_manager, **kwargs)
+
+
+class WriteTool(MockTool):
+    """A tool with a side effect, marked ``metadata={"side_effects": True}``.
+
+    Its function performs the effect (``effects`` records the arguments of every
+    effect that happened). A scripted failure strikes ``fail`` the effect:
+    ``"before"`` (nothing happened, safe to repeat) or ``"after"`` (the effect
+    happened but the caller only sees the error: an *uncertain write*).
+    """
+
+    effects: list[dict[str, Any]] = Field(default_factory=list)
+    fail: Literal["before", "after"] = "after"
+
+    @property
+    def effect_happened(self) -> bool:
+        """Whether the side effect happened at least once."""
+        return bool(self.effects)
+
+    def reset(self) -> None:
+        super().reset()
+        self.effects.clear()
+
+    def _run(
+        self,
+        *args: Any,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        outcome = self._next_outcome(kwargs)
+        if isinstance(outcome, Return):
+            return outcome.value
+        failing = isinstance(outcome, BaseException) or (
+            isinstance(outcome, type) and issubclass(outcome, BaseException)
+        )
+        if failing and self.fail == "before":
+            _raise(outcome, self.name)
+        result = StructuredTool._run(self, *args, config=config, run_manager=run_manager, **kwargs)
+        self.effects.append(dict(kwargs))
+        if failing:
+            _raise(outcome, self.name)
+        return result
+
+
+def web_search(query: str) -> str:
+    """Search the web for a query and return the top results."""
+    return f"results for {query!r}"
+
+
+def make_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    outcomes: Sequence[Outcome] = (),
+    then: Outcome = CALL,
+    latency: float = 0.0,
+    sleep: Callable[[float], Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+    cls: type[MockTool] = MockTool,
+    **fields: Any,
+) -> MockTool:
+    """Build a :class:`MockTool` from a plain function and a script of outcomes.
+
+    The function's signature and docstring become the tool's argument schema and
+    description, exactly as with ``@tool``. Without a function, the tool is a
+    web search taking ``query: str``.
+
+    Args:
+        func: the function run when the script says ``CALL``.
+        name: the tool's name (default: the function's name, or ``"web_search"``).
+        description: the tool's description (default: the function's docstring).
+        outcomes: the outcome of call 1, 2, 3, ... (see :class:`MockTool`).
+        then: the outcome of every later call.
+        latency, sleep: simulated latency, see :class:`MockTool`.
+        metadata: the tool's metadata (``{"side_effects": True}`` marks a write).
+        cls: :class:`MockTool` or a subclass.
+        **fields: further fields of ``cls`` (for example ``fail=`` of :class:`WriteTool`).
+    """
+    func = func or web_search
+    tool_name = name or func.__name__
+    base = StructuredTool.from_function(func, name=tool_name, description=description)
+    return cls(
+        name=base.name,
+        description=base.description,
+        args_schema=base.args_schema,
+        func=func,
+        outcomes=list(outcomes),
+        then=then,
+        latency=latency,
+        sleep=sleep,
+        metadata=metadata,
+        **fields,
+    )
+
+
+def flaky_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    failures: int = 2,
+    error: BaseException | type[BaseException] = ConnectionError("connection reset by peer"),
+    **kwargs: Any,
+) -> MockTool:
+    """A tool that raises ``error`` on its first ``failures`` calls, then works.
+
+    >>> tool = flaky_tool(failures=1)
+    >>> try:
+    ...     tool.invoke({"query": "x"})
+    ... except ConnectionError:
+    ...     pass
+    >>> tool.invoke({"query": "x"})
+    "results for 'x'"
+    """
+    return make_tool(func, outcomes=[error] * failures, **kwargs)
+
+
+def failing_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    error: BaseException | type[BaseException] = RuntimeError("internal failure"),
+    **kwargs: Any,
+) -> MockTool:
+    """A tool that raises ``error`` on every call (a permanent fault)."""
+    return make_tool(func, then=error, **kwargs)
+
+
+def timeout_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    timeout: float = 5.0,
+    failures: int | None = None,
+    sleep: Callable[[float], Any] | None = None,
+    **kwargs: Any,
+) -> MockTool:
+    """A tool that times out: raises :class:`TimeoutError` after ``timeout`` seconds.
+
+    The waiting is simulated: with an injected ``sleep`` each timed-out call asks it
+    for ``timeout`` seconds; without one it returns at once. ``failures=None``
+    times out forever; a number times out that many calls, then works.
+    """
+    tool_name = kwargs.get("name") or (func.__name__ if func else "web_search")
+    error = TimeoutError(f"{tool_name} did not answer within {timeout:g} s")
+    script: dict[str, Any] = {"then": error} if failures is None else {"outcomes": [error] * failures}
+    return make_tool(func, **script, sleep=sleep, failure_latency=timeout, **kwargs)
+
+
+def rate_limited_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    failures: int | None = 1,
+    retry_after: float | None = 2.0,
+    **kwargs: Any,
+) -> MockTool:
+    """A tool that answers HTTP 429 with a ``retry_after`` for ``failures`` calls.
+
+    ``failures=None`` keeps it rate-limited forever.
+    """
+    tool_name = kwargs.get("name") or (func.__name__ if func else "web_search")
+    error = RateLimitError(f"{tool_name}: rate limit exceeded", retry_after=retry_after)
+    script: dict[str, Any] = {"then": error} if failures is None else {"outcomes": [error] * failures}
+    return make_tool(func, **script, **kwargs)
+
+
+def odd_format_tool(value: Any, func: Callable[..., Any] | None = None, **kwargs: Any) -> MockTool:
+    """A tool that returns ``value`` (``None``, a dict, bytes, ...) instead of text.
+
+    >>> odd_format_tool({"temp_c": 21}).invoke({"query": "Madrid"})
+    {'temp_c': 21}
+    """
+    return make_tool(func, then=Return(value), **kwargs)
+
+
+def send_email(to: str, body: str) -> str:
+    """Send an e-mail message to one recipient."""
+    return f"message sent to {to}"
+
+
+def write_tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    failures: int = 0,
+    error: BaseException | type[BaseException] = TimeoutError("mail server did not confirm within 10 s"),
+    fail: Literal["before", "after"] = "after",
+    **kwargs: Any,
+) -> WriteTool:
+    """A tool with a side effect (default: ``send_email(to, body)``).
+
+    Its first ``failures`` calls raise ``error``, either ``"before"`` the effect
+    (nothing happened) or ``"after"`` it (the e-mail went out, yet the caller sees
+    a failure). ``tool.effects`` shows what really happened. The tool carries
+    ``metadata={"side_effects": True}``.
+
+    >>> send = write_tool(failures=1)
+    >>> try:
+    ...     send.invoke({"to": "ana@example.com", "body": "hi"})
+    ... except TimeoutError:
+    ...     pass
+    >>> send.effect_happened
+    True
+    """
+    func = func or send_email
+    metadata = {"side_effects": True, **(kwargs.pop("metadata", None) or {})}
+    tool = make_tool(func, outcomes=[error] * failures, metadata=metadata, cls=WriteTool, fail=fail, **kwargs)
+    assert isinstance(tool, WriteTool)
+    return tool
