@@ -6,6 +6,8 @@ objects from here, so there is one place that knows the layout.
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"
+
+# nbgrader runs `alembic` (and kernels run `python`) from PATH: put this
+# interpreter's bin folder first, so the venv's tools are found from anywhere.
+_BIN = str(Path(sys.executable).parent)
+if os.environ.get("PATH", "").split(os.pathsep)[0] != _BIN:
+    os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
 
 
 def assignments(source: Path = SOLUTIONS) -> list[str]:

@@ -1,0 +1,162 @@
+"""Prove the grader fair: grade the catalogue of wrong and right implementations.
+
+    python -m autograder.fairness                      # every assignment
+    python -m autograder.fairness 04_retry_with_backoff  # one
+
+The catalogue lives in ``autograder/catalogue/<assignment>/``, one file per
+implementation of one answer cell::
+
+    # cell: resilient_invoke_answer
+    # mistake: catches OSError, so FileNotFoundError is retried
+    # expect: FileNotFoundError
+    <the code a learner would put in that answer cell>
+
+Files named ``wrong_*.py`` must lose points, and one of their failing tests'
+messages must contain the ``expect`` text (case-insensitive): the learner is
+told what the mistake is. Files named ``right_*.py`` are correct alternatives
+written differently from the solution and must keep full marks. Besides the
+catalogue, the solution must score full marks and the released stub zero.
+
+Each implementation is graded as a submission by a pseudo-student, in a scratch
+course directory, by the same engine that grades the class.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from .course import AUTOGRADER, SOLUTIONS, assignments
+from .engine import Course, SubmissionResult, replace_answer
+
+CATALOGUE = AUTOGRADER / "catalogue"
+SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+@dataclass
+class Variant:
+    """One implementation in the catalogue."""
+
+    name: str  # the file's stem, e.g. "wrong_catches_oserror"
+    kind: str  # "wrong" | "right"
+    cell: str  # grade_id of the answer cell it replaces
+    code: str
+    mistake: str = ""
+    expect: str = ""
+
+    @classmethod
+    def load(cls, path: Path) -> Variant:
+        text = path.read_text()
+        header: dict[str, str] = {}
+        for line in text.splitlines():
+            if not line.startswith("#"):
+                break
+            key, _, value = line.lstrip("# ").partition(":")
+            if key.strip() in {"cell", "mistake", "expect"}:
+                header[key.strip()] = value.strip()
+        kind = path.stem.split("_", 1)[0]
+        if kind not in {"wrong", "right"}:
+            raise ValueError(f"{path}: catalogue files are named wrong_*.py or right_*.py")
+        if "cell" not in header:
+            raise ValueError(f"{path}: the first lines must name the answer cell ('# cell: <grade_id>')")
+        if kind == "wrong" and not header.get("expect"):
+            raise ValueError(f"{path}: a wrong implementation must say what the feedback names ('# expect: ...')")
+        return cls(path.stem, kind, header["cell"], text, header.get("mistake", ""), header.get("expect", ""))
+
+
+def catalogue(assignment: str, folder: Path = CATALOGUE) -> list[Variant]:
+    """Every catalogued implementation for an assignment, wrong ones first."""
+    paths = sorted((folder / assignment).glob("*.py"))
+    return sorted((Variant.load(p) for p in paths), key=lambda v: (v.kind != "wrong", v.name))
+
+
+def solution_code(source_cell: str) -> str:
+    """An answer cell's solution as a learner would type it (without nbgrader's markers)."""
+    return "\n".join(line for line in source_cell.splitlines() if line.strip() not in SOLUTION_MARKERS)
+
+
+def answer_cells(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """``grade_id -> solution code`` for every answer (solution, not graded) cell."""
+    return {
+        cell.metadata["nbgrader"]["grade_id"]: solution_code(cell.source)
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        and cell.metadata.get("nbgrader", {}).get("solution")
+        and not cell.metadata["nbgrader"].get("grade")
+    }
+
+
+def solved(course: Course, assignment: str, **replacements: str) -> nbformat.NotebookNode:
+    """The released notebook with every answer cell holding the solution, except ``replacements``."""
+    nb = course.released(assignment)
+    for grade_id, code in {**answer_cells(course.solution(assignment)), **replacements}.items():
+        nb = replace_answer(nb, grade_id, code)
+    return nb
+
+
+@dataclass
+class Verdict:
+    """What one implementation scored and whether that is what the catalogue claims."""
+
+    name: str
+    kind: str  # "solution" | "stub" | "wrong" | "right"
+    result: SubmissionResult
+    ok: bool
+    why: str
+
+
+def judge(kind: str, result: SubmissionResult, expect: str = "") -> tuple[bool, str]:
+    full = result.max_score > 0 and result.score == result.max_score
+    if kind in {"solution", "right"}:
+        return full, "full marks" if full else "lost points: " + "; ".join(
+            f"{t.grade_id}: {t.message}" for t in result.failed)
+    if kind == "stub":
+        return result.score == 0, "zero" if result.score == 0 else f"scored {result.score}"
+    if full:
+        return False, "kept full marks: the tests do not catch this mistake"
+    named = any(expect.lower() in t.message.lower() for t in result.failed)
+    return named, ("lost points and the feedback names it" if named else
+                   f"lost points, but no failing message contains {expect!r}")
+
+
+def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS) -> list[Verdict]:
+    """Grade the solution, the stub and the catalogue of ``assignment`` in a scratch course."""
+    course = Course.scratch(root, source)
+    course.generate(assignment)
+    entries: list[tuple[str, str, nbformat.NotebookNode, str]] = [
+        ("solution", "solution", solved(course, assignment), ""),
+        ("stub", "stub", course.released(assignment), ""),
+    ]
+    for variant in catalogue(assignment, folder):
+        entries.append((variant.name, variant.kind, solved(course, assignment, **{variant.cell: variant.code}),
+                        variant.expect))
+    verdicts = []
+    for name, kind, nb, expect in entries:
+        course.submit(name, assignment, nb)
+        result = course.autograde(assignment, name)
+        ok, why = judge(kind, result, expect)
+        verdicts.append(Verdict(name, kind, result, ok, why))
+    return verdicts
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = (sys.argv[1:] if argv is None else argv) or [a for a in assignments() if (CATALOGUE / a).is_dir()]
+    bad = 0
+    for assignment in names:
+        with tempfile.TemporaryDirectory(prefix="fairness-") as tmp:
+            verdicts = prove(assignment, Path(tmp))
+        print(f"\n{assignment}")
+        for v in verdicts:
+            mark = "ok  " if v.ok else "FAIL"
+            print(f"  {mark} {v.kind:8} {v.name:40} {v.result.score:g}/{v.result.max_score:g}  {v.why}")
+            bad += not v.ok
+    print(f"\n{bad} problem(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The grader is fair: solutions get full marks, stubs zero, every catalogued mistake
+loses points with a message that names it, and correct alternatives keep full marks.
+
+Each assignment is graded once (solution, stub and its whole catalogue) in a scratch
+course directory by the same engine that grades the class; each test then checks one
+implementation's verdict.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.course import assignments
+from autograder.fairness import CATALOGUE, Verdict, catalogue, prove
+
+GRADED = [a for a in assignments() if (CATALOGUE / a).is_dir()]
+CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
+
+_verdicts: dict[str, dict[str, Verdict]] = {}
+
+
+@pytest.fixture(scope="session")
+def verdicts(tmp_path_factory):
+    def get(assignment: str) -> dict[str, Verdict]:
+        if assignment not in _verdicts:
+            root = tmp_path_factory.mktemp(f"fair-{assignment}")
+            _verdicts[assignment] = {v.name: v for v in prove(assignment, root)}
+        return _verdicts[assignment]
+
+    return get
+
+
+@pytest.mark.parametrize("assignment", GRADED)
+def test_catalogue_is_big_enough(assignment):
+    """Every graded function has at least 8 wrong and 2 right implementations catalogued."""
+    found = catalogue(assignment)
+    by_cell: dict[str, dict[str, int]] = {}
+    for v in found:
+        by_cell.setdefault(v.cell, {"wrong": 0, "right": 0})[v.kind] += 1
+    graded = {cell: n for cell, n in by_cell.items() if n["wrong"] or n["right"]}
+    assert graded, f"{assignment}: the catalogue is empty"
+    for cell, n in graded.items():
+        if n["wrong"] < 8 or n["right"] < 2:
+            pytest.fail(f"{assignment}/{cell}: {n['wrong']} wrong and {n['right']} right implementations; "
+                        "need at least 8 and 2")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("assignment", "name"), CASES, ids=[f"{a}:{n}" for a, n in CASES])
+def test_verdict(verdicts, assignment, name):
+    """The implementation scores what the catalogue says it should."""
+    verdict = verdicts(assignment)[name]
+    failed = "; ".join(f"{t.grade_id} -> {t.message}" for t in verdict.result.failed)
+    assert verdict.ok, (
+        f"{assignment}/{name} ({verdict.kind}) scored {verdict.result.score:g}/{verdict.result.max_score:g}: "
+        f"{verdict.why}. Failing tests: {failed or 'none'}"
+    )
