@@ -37,6 +37,7 @@ __all__ = [
     "text_response",
     "tool_use_response",
     "error_response",
+    "scripted_answer",
     "DEFAULT_MODEL",
 ]
 
@@ -79,6 +80,24 @@ def tool_use_response(
     return _message(content, "tool_use", model)
 
 
+_ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    408: "timeout_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+
+
+def _error_body(status: int, message: str) -> dict[str, Any]:
+    """The JSON body the Messages API sends with an HTTP error."""
+    return {"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}}
+
+
 class _ErrorResponse:
     """A scripted HTTP error (see :func:`error_response`)."""
 
@@ -87,17 +106,13 @@ class _ErrorResponse:
         self.message = message
         self.headers = headers
 
+    def body(self) -> dict[str, Any]:
+        """The error's JSON body, shaped like the real API's."""
+        return _error_body(self.status, self.message)
+
     def to_httpx(self) -> httpx2.Response:
-        kind = {
-            400: "invalid_request_error",
-            401: "authentication_error",
-            403: "permission_error",
-            404: "not_found_error",
-            429: "rate_limit_error",
-            529: "overloaded_error",
-        }.get(self.status, "api_error")
-        body = {"type": "error", "error": {"type": kind, "message": self.message}}
-        return httpx2.Response(self.status, json=body, headers=self.headers)
+        """The error as an ``httpx2.Response``."""
+        return httpx2.Response(self.status, json=self.body(), headers=self.headers)
 
     def __repr__(self) -> str:
         return f"error_response({self.status}, {self.message!r}, headers={self.headers!r})"
@@ -127,6 +142,42 @@ def error_response(
 ScriptEntry = dict[str, Any] | _ErrorResponse | Callable[[dict[str, Any]], "dict[str, Any] | _ErrorResponse"]
 
 
+def scripted_answer(
+    script: Sequence[Any], index: int, body: dict[str, Any], *, owner: str = "OfflineAnthropic"
+) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """Answer request number ``index`` (0-based) from ``script``: ``(status, headers, json)``.
+
+    Shared by :class:`OfflineAnthropic` and :class:`toolfaults.standin.AnthropicStandIn`.
+    A function entry is called with the request body. When the script has run out
+    the answer is an HTTP 500 whose message says so, with ``x-should-retry: false``
+    so the SDK fails at once instead of retrying.
+
+    >>> scripted_answer([text_response("hi")], 0, {})[0]
+    200
+    >>> status, headers, body = scripted_answer([], 0, {})
+    >>> status, headers["x-should-retry"], "script exhausted" in body["error"]["message"]
+    (500, 'false', True)
+    """
+    if index >= len(script):
+        message = (
+            f"{owner} script exhausted: request {index + 1} arrived but only {len(script)} "
+            "response(s) were scripted. The code under test called the API more often than "
+            "the scenario expected."
+        )
+        return 500, {"x-should-retry": "false"}, _error_body(500, message)
+    entry = script[index]
+    if callable(entry) and not isinstance(entry, (dict, _ErrorResponse)):
+        entry = entry(body)
+    if isinstance(entry, _ErrorResponse):
+        return entry.status, dict(entry.headers), entry.body()
+    if isinstance(entry, dict):
+        return 200, {}, entry
+    raise TypeError(
+        f"script entry {index} is {type(entry).__name__}, not a response dict (text_response, "
+        "tool_use_response), an error_response or a function of the request body returning one"
+    )
+
+
 class OfflineAnthropic(anthropic.Anthropic):
     """An ``anthropic.Anthropic`` client answering from ``script``, with no network.
 
@@ -154,14 +205,31 @@ class OfflineAnthropic(anthropic.Anthropic):
         self.script: list[Any] = list(script)
         self.requests: list[dict[str, Any]] = []
         self.sleep = sleep if sleep is not None else RecordingSleep()
-        transport = httpx2.MockTransport(self._handle)
+        http_client = kwargs.pop("http_client", None)
+        if http_client is None:
+            http_client = httpx2.Client(transport=httpx2.MockTransport(self._handle))
         super().__init__(
-            api_key=kwargs.pop("api_key", "sk-ant-offline-not-a-real-key"),
-            base_url=kwargs.pop("base_url", "https://api.anthropic.invalid"),
-            http_client=httpx2.Client(transport=transport),
+            api_key=kwargs.pop("api_key", None) or "sk-ant-offline-not-a-real-key",
+            base_url=kwargs.pop("base_url", None) or "https://api.anthropic.invalid",
+            http_client=http_client,
             max_retries=max_retries,
             **kwargs,
         )
+
+    def copy(self, **kwargs: Any) -> OfflineAnthropic:  # type: ignore[override]
+        """A copy with other options (``with_options``) that shares script, record and sleep.
+
+        ``client.with_options(max_retries=5).messages.create(...)`` answers from
+        the same script, its request lands in ``client.requests`` and its retry
+        delays in ``client.sleep``, as a lesson expects.
+        """
+        client = super().copy(**kwargs)
+        client.script = self.script
+        client.requests = self.requests
+        client.sleep = self.sleep
+        return client
+
+    with_options = copy  # type: ignore[assignment]
 
     @property
     def last_request(self) -> dict[str, Any]:
@@ -174,27 +242,8 @@ class OfflineAnthropic(anthropic.Anthropic):
         body = json.loads(request.content or b"{}")
         index = len(self.requests)
         self.requests.append(body)
-        if index >= len(self.script):
-            return httpx2.Response(
-                500,
-                json={
-                    "type": "error",
-                    "error": {
-                        "type": "api_error",
-                        "message": f"OfflineAnthropic script exhausted: request {index + 1} "
-                        f"but only {len(self.script)} scripted response(s)",
-                    },
-                },
-                headers={"x-should-retry": "false"},
-            )
-        entry = self.script[index]
-        if callable(entry) and not isinstance(entry, (dict, _ErrorResponse)):
-            entry = entry(body)
-        if isinstance(entry, _ErrorResponse):
-            return entry.to_httpx()
-        if isinstance(entry, dict):
-            return httpx2.Response(200, json=entry)
-        raise TypeError(f"script entry {index} is {type(entry).__name__}, not a response dict or error_response")
+        status, headers, payload = scripted_answer(self.script, index, body)
+        return httpx2.Response(status, json=payload, headers=headers)
 
     def _sleep_for_retry(
         self, *, retries_taken: int, max_retries: int, options: Any, response: httpx2.Response | None

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from langchain_core.tools import ToolException
 from pydantic import BaseModel, Field
 
-from .tools import MockTool, make_tool
+from .tools import MockTool, fresh_exception, make_tool
 
 __all__ = [
     "WEATHER",
@@ -127,7 +127,9 @@ class Source:
 
     It answers ``answer`` (a string, or a function of the query) unless its script
     says to raise. ``errors`` are raised on calls 1, 2, ...; ``error`` on every
-    call after them. ``calls`` records every query it received.
+    call after them (exception instances are raised as fresh copies, classes are
+    instantiated). An empty ``answer=""`` is an answer, not a failure. ``calls``
+    records every query it received.
 
     >>> cache = Source("cache", answer="22°C (cached 2 h ago)")
     >>> cache("Madrid weather"), cache.calls
@@ -144,8 +146,8 @@ class Source:
         name: str,
         answer: str | Callable[[str], str] | None = None,
         *,
-        error: BaseException | None = None,
-        errors: list[BaseException] | None = None,
+        error: BaseException | type[BaseException] | None = None,
+        errors: list[BaseException | type[BaseException]] | None = None,
     ) -> None:
         self.name = name
         self.answer = answer if answer is not None else (lambda q: f"{name}: results for {q!r}")
@@ -157,9 +159,9 @@ class Source:
         index = len(self.calls)
         self.calls.append(query)
         if index < len(self.errors):
-            raise self.errors[index]
+            raise fresh_exception(self.errors[index], f"{self.name} failed")
         if self.error is not None:
-            raise self.error
+            raise fresh_exception(self.error, f"{self.name} failed")
         return self.answer(query) if callable(self.answer) else self.answer
 
     @property

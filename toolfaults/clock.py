@@ -17,8 +17,21 @@ code that measures time with it sees the waiting it would have done.
 from __future__ import annotations
 
 import math
+import numbers
 
 __all__ = ["RecordingSleep", "SleepLimitExceeded"]
+
+
+def _checked_seconds(seconds: object, what: str) -> float:
+    """``seconds`` as a float, or a clear error for what ``time.sleep`` would refuse."""
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+        raise TypeError(f"{what} expects a number of seconds, got {seconds!r} ({type(seconds).__name__})")
+    value = float(seconds)
+    if math.isnan(value) or value < 0:
+        raise ValueError(f"{what} length must be a non-negative number, got {seconds!r}")
+    if math.isinf(value):
+        raise ValueError(f"{what} length must be finite, got {seconds!r}: nothing can wait forever")
+    return value
 
 
 class SleepLimitExceeded(RuntimeError):
@@ -45,16 +58,20 @@ class RecordingSleep:
         self._now = float(start)
 
     def __call__(self, seconds: float) -> None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(f"sleep() expects a number of seconds, got {seconds!r} ({type(seconds).__name__})")
-        if math.isnan(seconds) or seconds < 0:
-            raise ValueError(f"sleep() length must be a non-negative number, got {seconds!r}")
+        """Record ``seconds`` and return at once (``time.sleep``'s checks, no waiting).
+
+        Raises:
+            TypeError: ``seconds`` is not a real number (``bool`` included).
+            ValueError: ``seconds`` is negative, NaN or infinite.
+            SleepLimitExceeded: more than ``max_calls`` calls.
+        """
+        delay = _checked_seconds(seconds, "sleep()")
         if self.max_calls is not None and len(self.delays) >= self.max_calls:
             raise SleepLimitExceeded(
                 f"sleep() was called more than {self.max_calls} times: is a retry loop missing its attempt limit?"
             )
-        self.delays.append(float(seconds))
-        self._now += float(seconds)
+        self.delays.append(delay)
+        self._now += delay
 
     @property
     def calls(self) -> int:
@@ -72,9 +89,7 @@ class RecordingSleep:
 
     def advance(self, seconds: float) -> None:
         """Move the simulated clock without recording a sleep (time spent working)."""
-        if seconds < 0:
-            raise ValueError("the clock cannot go backwards")
-        self._now += float(seconds)
+        self._now += _checked_seconds(seconds, "advance()")
 
     def reset(self) -> None:
         """Forget every recorded delay (the clock keeps its value)."""

@@ -14,6 +14,8 @@ uses them as they are.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "APIError",
     "BadRequestError",
@@ -65,8 +67,11 @@ class APIError(Exception):
         extra = f", retry_after={self.retry_after!r}" if self.retry_after is not None else ""
         return f"{type(self).__name__}({self.message!r}, status_code={self.status_code}{extra})"
 
-    def __reduce__(self):  # keep status_code and retry_after through copy and pickle
-        return (_rebuild, (type(self), self.message, self.status_code, self.retry_after))
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keep status_code, retry_after (and any attribute a subclass adds) through
+        # copy.copy, copy.deepcopy and pickle; the default would call cls(message)
+        # and lose the keyword-only arguments.
+        return (_rebuild, (type(self), self.message, self.status_code, self.retry_after), dict(self.__dict__))
 
 
 def _rebuild(cls: type[APIError], message: str, status_code: int, retry_after: float | None) -> APIError:

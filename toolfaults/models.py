@@ -17,8 +17,9 @@ returns the next entry of a script you write. The script decides which tools the
     'It is 22 °C and sunny in Madrid.'
 
 A script entry may be an ``AIMessage``, a string (a plain text answer), an
-exception (raised by the call, as an API failure would be) or a function of the
-messages received that returns either (a model that reacts to tool results).
+exception instance or class (raised by the call, as an API failure would be) or a
+function of the messages received that returns any of those (a model that reacts
+to tool results).
 The model records every message list it was called with in ``received``.
 """
 
@@ -96,6 +97,8 @@ class ScriptedChatModel(BaseChatModel):
     script: list[Any] = Field(default_factory=list)
     received: list[list[BaseMessage]] = Field(default_factory=list)
     bound_tools: list[dict[str, Any]] = Field(default_factory=list)
+    cache: bool = False
+    """Never answer from a global LLM cache: every call must consume the script."""
 
     @property
     def _llm_type(self) -> str:
@@ -142,8 +145,10 @@ class ScriptedChatModel(BaseChatModel):
                 "or the iteration limit)."
             )
         entry = self.script[index]
-        if callable(entry) and not isinstance(entry, (AIMessage, BaseException)):
+        if callable(entry) and not isinstance(entry, (AIMessage, BaseException, type)):
             entry = entry(list(messages))
+        if isinstance(entry, type) and issubclass(entry, BaseException):
+            raise entry(f"scripted failure of model call {index + 1}")
         if isinstance(entry, BaseException):
             raise entry
         if isinstance(entry, str):
@@ -151,5 +156,8 @@ class ScriptedChatModel(BaseChatModel):
         elif isinstance(entry, AIMessage):
             message = entry.model_copy(deep=True)
         else:
-            raise TypeError(f"script entry {index} is {type(entry).__name__}, not an AIMessage, str or exception")
+            raise TypeError(
+                f"script entry {index} is {type(entry).__name__}, not an AIMessage, str, exception "
+                "or a function of the messages returning one of those"
+            )
         return ChatResult(generations=[ChatGeneration(message=message)])

@@ -60,6 +60,8 @@ __all__ = [
     "rate_limited_tool",
     "odd_format_tool",
     "write_tool",
+    "fresh_exception",
+    "CALL",
 ]
 
 
@@ -92,14 +94,36 @@ CALL = _Call()
 Outcome = BaseException | type[BaseException] | Return | _Call
 
 
-def _raise(outcome: BaseException | type[BaseException], tool_name: str) -> None:
-    if isinstance(outcome, type):
-        raise outcome(f"{tool_name} failed")
+def _is_failure(outcome: Any) -> bool:
+    """Whether a scripted outcome is an exception (instance or class) to raise."""
+    return isinstance(outcome, BaseException) or (isinstance(outcome, type) and issubclass(outcome, BaseException))
+
+
+def fresh_exception(error: BaseException | type[BaseException], default_message: str = "failed") -> BaseException:
+    """A new exception to raise for a scripted failure.
+
+    A class is instantiated with ``default_message``; an instance is copied (its
+    attributes, such as ``status_code`` and ``retry_after``, are kept), so raising
+    the same scripted error many times does not pile tracebacks onto one object.
+
+    >>> err = ConnectionError("down")
+    >>> fresh = fresh_exception(err)
+    >>> fresh is not err, type(fresh).__name__, str(fresh)
+    (True, 'ConnectionError', 'down')
+    >>> str(fresh_exception(TimeoutError, "web_search failed"))
+    'web_search failed'
+    """
+    if isinstance(error, type):
+        return error(default_message)
     try:
-        fresh = copy.copy(outcome)  # a fresh instance: no traceback piles up across calls
+        fresh = copy.copy(error)
     except Exception:  # pragma: no cover - exotic exceptions that cannot be copied
-        fresh = outcome
-    raise fresh
+        return error
+    return fresh if isinstance(fresh, BaseException) else error
+
+
+def _raise(outcome: BaseException | type[BaseException], tool_name: str) -> None:
+    raise fresh_exception(outcome, f"{tool_name} failed")
 
 
 class MockTool(StructuredTool):
@@ -136,15 +160,15 @@ class MockTool(StructuredTool):
         """Forget the calls, so the script starts again from the first outcome."""
         self.calls.clear()
 
-    def _next_outcome(self, kwargs: dict[str, Any]) -> Any:
+    def _next_outcome(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # A single-argument tool invoked with a bare string (``tool.invoke("x")``)
+        # gets it positionally: record it under its field name all the same.
+        recorded = {**dict(zip(self.args, args)), **kwargs}
         index = len(self.calls)
-        self.calls.append(dict(kwargs))
+        self.calls.append(recorded)
         outcome = self.outcomes[index] if index < len(self.outcomes) else self.then
         if self.sleep is not None:
-            failing = isinstance(outcome, BaseException) or (
-                isinstance(outcome, type) and issubclass(outcome, BaseException)
-            )
-            delay = self.latency + (self.failure_latency if failing else 0.0)
+            delay = self.latency + (self.failure_latency if _is_failure(outcome) else 0.0)
             if delay:
                 self.sleep(delay)
         return outcome
@@ -156,10 +180,10 @@ class MockTool(StructuredTool):
         run_manager: CallbackManagerForToolRun | None = None,
         **kwargs: Any,
     ) -> Any:
-        outcome = self._next_outcome(kwargs)
+        outcome = self._next_outcome(args, kwargs)
         if isinstance(outcome, Return):
             return outcome.value
-        if isinstance(outcome, BaseException) or (isinstance(outcome, type) and issubclass(outcome, BaseException)):
+        if _is_failure(outcome):
             _raise(outcome, self.name)
         return super()._run(*args, config=config, run_manager=run_manager, **kwargs)
 
@@ -192,16 +216,14 @@ class WriteTool(MockTool):
         run_manager: CallbackManagerForToolRun | None = None,
         **kwargs: Any,
     ) -> Any:
-        outcome = self._next_outcome(kwargs)
+        outcome = self._next_outcome(args, kwargs)
         if isinstance(outcome, Return):
             return outcome.value
-        failing = isinstance(outcome, BaseException) or (
-            isinstance(outcome, type) and issubclass(outcome, BaseException)
-        )
+        failing = _is_failure(outcome)
         if failing and self.fail == "before":
             _raise(outcome, self.name)
         result = StructuredTool._run(self, *args, config=config, run_manager=run_manager, **kwargs)
-        self.effects.append(dict(kwargs))
+        self.effects.append(dict(self.calls[-1]))
         if failing:
             _raise(outcome, self.name)
         return result
