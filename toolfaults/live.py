@@ -6,6 +6,22 @@ scripted model and the offline client, which replay the script. With a key set,
 they get a real Claude model and a real client, and the script is ignored.
 ``TOOLFAULTS_MODE=offline`` forces replay even when a key is set (the test suite
 sets it). The key itself is never printed or returned.
+
+In live mode both clients go to the same place: ``ANTHROPIC_BASE_URL`` when it is
+set (else ``ANTHROPIC_API_URL``, langchain-anthropic's own variable), else the
+real API. Pointing it at a :class:`toolfaults.standin.AnthropicStandIn` runs the
+whole live path on this machine::
+
+    >>> from toolfaults.standin import AnthropicStandIn
+    >>> from toolfaults.anthropic_offline import text_response
+    >>> with AnthropicStandIn([text_response("Hi!")]) as api, api.live_environment():
+    ...     print(describe_mode().split(":")[0], live_mode())
+    ...     client = anthropic_client()
+    ...     reply = client.messages.create(model=DEFAULT_MODEL, max_tokens=32,
+    ...                                    messages=[{"role": "user", "content": "Hello"}])
+    LIVE True
+    >>> reply.content[0].text
+    'Hi!'
 """
 
 from __future__ import annotations
@@ -13,13 +29,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import anthropic
 
 from .anthropic_offline import DEFAULT_MODEL, OfflineAnthropic
 from .models import ScriptedChatModel
 
-__all__ = ["live_mode", "describe_mode", "anthropic_client", "chat_model", "DEFAULT_MODEL"]
+__all__ = ["live_mode", "describe_mode", "base_url", "anthropic_client", "chat_model", "DEFAULT_MODEL"]
 
 
 def live_mode() -> bool:
@@ -29,9 +46,39 @@ def live_mode() -> bool:
     return bool(os.environ.get("ANTHROPIC_API_KEY", "").strip())
 
 
+def base_url() -> str | None:
+    """The API base URL live clients use: ``ANTHROPIC_BASE_URL``, else ``ANTHROPIC_API_URL``, else ``None``.
+
+    ``None`` means the SDK's default, the real Anthropic API.
+    """
+    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_URL"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _shown_url(url: str) -> str:
+    """``url`` without user, password, query or fragment: safe to print."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "a custom URL"
+    if not parts.scheme or not host:
+        return "a custom URL"
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
 def describe_mode() -> str:
     """A one-line, key-free description of the current mode, for notebooks to print."""
     if live_mode():
+        url = base_url()
+        if url:
+            return f"LIVE: calls go to {_shown_url(url)} (a custom base URL, model {DEFAULT_MODEL})."
         return f"LIVE: calls go to the real Anthropic API ({DEFAULT_MODEL}); answers will vary."
     if os.environ.get("ANTHROPIC_API_KEY", "").strip():
         return "OFFLINE (forced by TOOLFAULTS_MODE=offline): scripted replay, no network."
@@ -42,11 +89,15 @@ def anthropic_client(script: Sequence[Any] = (), **kwargs: Any) -> anthropic.Ant
     """A real ``anthropic.Anthropic`` in live mode, else an :class:`OfflineAnthropic` on ``script``.
 
     In live mode ``kwargs`` go to ``anthropic.Anthropic`` (the key comes from the
-    environment; ``ANTHROPIC_BASE_URL`` is honoured by the SDK). Offline they go to
-    :class:`OfflineAnthropic` (``sleep=``, ``max_retries=``).
+    environment, the base URL from :func:`base_url`; ``sleep=`` is dropped, since a
+    real client really waits). Offline they go to :class:`OfflineAnthropic`
+    (``sleep=``, ``max_retries=``).
     """
     if live_mode():
         kwargs.pop("sleep", None)
+        url = base_url()
+        if url and "base_url" not in kwargs:
+            kwargs["base_url"] = url
         return anthropic.Anthropic(**kwargs)
     return OfflineAnthropic(script, **kwargs)
 
@@ -54,8 +105,10 @@ def anthropic_client(script: Sequence[Any] = (), **kwargs: Any) -> anthropic.Ant
 def chat_model(script: Sequence[Any] = (), *, model: str = DEFAULT_MODEL, **kwargs: Any) -> Any:
     """A LangChain chat model: Claude in live mode, else a :class:`ScriptedChatModel`.
 
-    Live mode needs ``langchain-anthropic`` (installed by ``make setup``); without it,
-    replay is used and a note says why.
+    In live mode ``kwargs`` go to ``ChatAnthropic`` (``max_retries=``,
+    ``max_tokens=``, ...), with the base URL from :func:`base_url`. Live mode needs
+    ``langchain-anthropic`` (installed by ``make setup``); without it, replay is
+    used and a note says why.
     """
     if live_mode():
         try:
@@ -63,5 +116,8 @@ def chat_model(script: Sequence[Any] = (), *, model: str = DEFAULT_MODEL, **kwar
         except ImportError:  # pragma: no cover - the course pins it
             print("langchain-anthropic is not installed: using scripted replay instead.")
         else:
+            url = base_url()
+            if url and "base_url" not in kwargs and "anthropic_api_url" not in kwargs:
+                kwargs["base_url"] = url
             return ChatAnthropic(model=model, **kwargs)
     return ScriptedChatModel(script=list(script))
