@@ -28,6 +28,8 @@ if os.environ.get("PATH", "").split(os.pathsep)[0] != _BIN:
 
 def assignments(source: Path = SOLUTIONS) -> list[str]:
     """Names of the assignments: the folders of ``solutions/`` that hold a notebook."""
+    if not source.is_dir():
+        return []
     return sorted(p.name for p in source.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
 
 
