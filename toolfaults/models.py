@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.tool import InvalidToolCall, ToolCall
@@ -97,7 +98,7 @@ class ScriptedChatModel(BaseChatModel):
     script: list[Any] = Field(default_factory=list)
     received: list[list[BaseMessage]] = Field(default_factory=list)
     bound_tools: list[dict[str, Any]] = Field(default_factory=list)
-    cache: bool = False
+    cache: BaseCache | bool | None = False
     """Never answer from a global LLM cache: every call must consume the script."""
 
     @property
