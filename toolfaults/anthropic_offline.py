@@ -10,7 +10,7 @@ exact ``tool_use`` / ``tool_result`` / ``is_error`` exchange::
     ...     tool_use_response("get_weather", {"city": "Madrid"}, id="toolu_01"),
     ...     text_response("It is sunny in Madrid."),
     ... ])
-    >>> msg = client.messages.create(model="claude-sonnet-4-5", max_tokens=256,
+    >>> msg = client.messages.create(model=DEFAULT_MODEL, max_tokens=256,
     ...                              messages=[{"role": "user", "content": "Weather?"}])
     >>> msg.stop_reason, msg.content[0].name
     ('tool_use', 'get_weather')
@@ -41,7 +41,8 @@ __all__ = [
     "DEFAULT_MODEL",
 ]
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
+"""The model lessons name: current on the pinned SDK (no DeprecationWarning in notebooks)."""
 _ids = itertools.count(1)
 
 

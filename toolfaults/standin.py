@@ -15,7 +15,7 @@ live code path runs: environment switch, real ``anthropic.Anthropic`` or
     >>> from toolfaults.anthropic_offline import text_response
     >>> with AnthropicStandIn([text_response("Hello from the stand-in.")]) as api:
     ...     client = anthropic.Anthropic(api_key="dummy", base_url=api.url, max_retries=0)
-    ...     reply = client.messages.create(model="claude-sonnet-4-5", max_tokens=64,
+    ...     reply = client.messages.create(model="claude-sonnet-4-6", max_tokens=64,
     ...                                    messages=[{"role": "user", "content": "Hi"}])
     >>> reply.content[0].text
     'Hello from the stand-in.'
