@@ -1,0 +1,22 @@
+# cell: search_with_fallback_answer
+# mistake: marks an empty result as an error (treats "" as a failed source and moves on)
+# expect: An empty result is not an error
+def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
+    """Ask each source in turn and return the first answer, saying which source gave it."""
+    failed = []
+    for name, source in sources:
+        try:
+            answer = source(query)
+            if not answer:
+                raise ValueError(f"{name} returned nothing")
+        except Exception:
+            failed.append(name)
+            continue
+        message = f"Answer from {name}."
+        if failed:
+            message += f" These sources failed first: {', '.join(failed)}."
+        if "cache" in name.lower():
+            message += " Cached data: it may be stale."
+        return {"ok": True, "source": name, "result": answer, "failed": failed, "message": message}
+    return {"ok": False, "source": None, "result": None, "failed": failed,
+            "message": f"All sources failed: {', '.join(failed)}."}
