@@ -8,8 +8,13 @@ what you need from its modules explicitly::
     from toolfaults.clock import RecordingSleep
     from toolfaults.anthropic_offline import OfflineAnthropic
     from toolfaults.errors import RateLimitError
+    from toolfaults.catalog import weather_tool, Source
+    from toolfaults.live import chat_model, anthropic_client, describe_mode
 
-Everything runs offline and deterministically.
+Everything runs offline and deterministically. :mod:`toolfaults.live` switches
+to a real model when ``ANTHROPIC_API_KEY`` is set, and
+:class:`toolfaults.standin.AnthropicStandIn` (a local stand-in for the Messages
+API) lets that live path be tested without a network or a key.
 """
 
 __version__ = "0.1.0"
