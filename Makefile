@@ -15,11 +15,19 @@ OFFLINE := TOOLFAULTS_MODE=offline
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 FIRST_PAGE := course/00_index.ipynb
 PORT ?= 8888
+# The one JupyterLab command. `make lab` runs it; the end-to-end tests start JupyterLab
+# through `make lab` too, adding only their own port, token and settings folders in LAB_ARGS.
+LAB_ARGS ?=
+LAB = $(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) $(ROOT_FLAG) \
+	--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	$(LAB_ARGS) "$(FIRST_PAGE)"
+# Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help setup lab test exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: help setup lab test e2e browser exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (nbgrader 0.9.6 requires it); set PYTHON=/path/to/python3.11")'
@@ -33,12 +41,23 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
 lab: $(STAMP) ## Start JupyterLab on the course's first page
-	$(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) $(ROOT_FLAG) \
-		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
-		"$(FIRST_PAGE)"
+	$(LAB)
 
-test: $(STAMP) ## Run every check: package, notebooks, exercises, grader fairness, lessons, grading
+test: $(STAMP) ## Run every check: package, notebooks, exercises, grader fairness, lessons, grading, browser (if Chromium is installed)
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+browser: ## Install headless Chromium for the browser tests when it is missing (apt-get; root or sudo)
+	@if [ -x "$(CHROMIUM)" ] && [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+		echo "Chromium found: $(CHROMIUM)"; \
+	elif command -v apt-get >/dev/null; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core; \
+	else \
+		echo "Install Chromium (at $(CHROMIUM), or set CHROMIUM=/path) to run the browser tests."; exit 1; \
+	fi
+
+e2e: $(STAMP) browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
+	$(RUN) $(OFFLINE) E2E_REQUIRED=1 E2E_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
 	$(RUN) $(BIN)/python -m autograder.release

@@ -1,0 +1,144 @@
+"""Browser tests: the course's JupyterLab, started by `make lab`, driven in headless Chromium.
+
+Run them with `make e2e` (installs Chromium when it is missing). `make test` includes
+them when Chromium is installed and skips them, saying why, when it is not.
+
+- One JupyterLab for the whole session, started with `make lab` in a scratch copy of
+  the checkout (tests save and validate notebooks; the repository is never touched),
+  with its own port, token, settings and workspaces, in its own process group;
+  stopped with its kernels at the end.
+- One Chromium; every test gets a fresh browser context and page whose console
+  errors, page errors and failed requests fail the test.
+- Screenshots of every step in artifacts/e2e/ (also on failure), with the server's log.
+  `E2E_UPDATE_DOCS=1` also copies the README's screenshot to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from labdriver import BrowserLog, LabServer, copy_checkout, launch_browser, venv_root
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The checkout under test (default: this one). A scratch copy is what the server runs in.
+SOURCE = Path(os.environ.get("E2E_REPO", ROOT)).resolve()
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+DOCS_SHOTS = ROOT / "docs" / "screenshots"
+NO_BROWSER = (f"Chromium is not installed at {CHROMIUM}: run `make browser` "
+              "(apt-get install chromium fonts-dejavu-core), then `make e2e`")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "e2e: drives JupyterLab in headless Chromium (needs /usr/bin/chromium)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.access(CHROMIUM, os.X_OK):
+        return
+    if os.environ.get("E2E_REQUIRED"):
+        raise pytest.UsageError(NO_BROWSER)
+    skip = pytest.mark.skip(reason=NO_BROWSER)
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir(parents=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory, artifacts):
+    """JupyterLab as `make lab` starts it, in a scratch copy of the checkout."""
+    work = tmp_path_factory.mktemp("e2e")
+    checkout = copy_checkout(SOURCE, work / "course-checkout")
+    server = LabServer(checkout=checkout, home=work / "jupyter", venv=venv_root())
+    try:
+        server.start()
+        yield server
+    finally:
+        killed = server.stop()
+        if server.log_path.exists():
+            with open(server.log_path, "a") as log:
+                log.write(f"\n[e2e] stopped; killed after SIGTERM: {killed or 'nothing'}\n")
+            shutil.copy(server.log_path, artifacts / "jupyterlab.log")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_browser(playwright, CHROMIUM)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Session:
+    """A fresh browser page on the test server, with its problems log and screenshots."""
+
+    def __init__(self, page, server: LabServer, log: BrowserLog, name: str, artifacts: Path):
+        self.page, self.server, self.log, self.name, self.artifacts = page, server, log, name, artifacts
+        self.shots: list[Path] = []
+
+    def goto(self, path: str | None = None) -> None:
+        """Open a file in JupyterLab (a fresh workspace); no path: the address `make lab` prints."""
+        self.page.goto(self.server.url if path is None else self.server.lab_url(path))
+        self.page.locator("#jp-main-statusbar").wait_for(timeout=60000)
+
+    def shot(self, step: str, docs_name: str | None = None) -> Path:
+        path = self.artifacts / f"{self.name}-{len(self.shots) + 1:02d}-{step}.png"
+        self.page.screenshot(path=path)
+        self.shots.append(path)
+        if docs_name and os.environ.get("E2E_UPDATE_DOCS"):
+            DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, DOCS_SHOTS / docs_name)
+        return path
+
+    def assert_clean(self) -> None:
+        problems = self.log.take()
+        assert not problems, "the browser reported problems:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def lab(request, browser, lab_server, artifacts):
+    """A new browser context and page; fails the test on any console/page error or failed request."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30000)
+    page = context.new_page()
+    log = BrowserLog().attach(page)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
+    session = Session(page, lab_server, log, name, artifacts)
+    problems: list[str] = []
+    try:
+        yield session
+    finally:
+        problems = log.take()
+        call = getattr(request.node, "report_call", None)
+        if call is not None and call.failed:
+            try:
+                page.screenshot(path=artifacts / f"{name}-FAILED.png")
+            except Exception:
+                pass
+        context.close()
+        lab_server.shutdown_kernels()
+    if problems:
+        pytest.fail("the browser reported problems:\n" + "\n".join(problems))
