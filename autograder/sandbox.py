@@ -1,0 +1,543 @@
+"""Sandboxed kernels: grade untrusted notebooks without trusting them.
+
+Every graded notebook gets its own kernel inside a bubblewrap sandbox::
+
+    no network              --unshare-all: a private network namespace with only its own
+                            loopback; a server on the grader's 127.0.0.1 is unreachable
+    almost nothing visible  read-only: /usr, the Python interpreter, the venv, the course's
+                            toolfaults package, and the submission's own autograded copy
+                            (the kernel's working directory); no gradebook, no other
+                            students, no home folder, no /etc, no /root beyond the interpreter
+    no secrets              the environment is rebuilt from scratch (--clearenv): no API
+                            keys or tokens of the grader; HOME is an empty scratch folder
+    limits (prlimit)        memory (--data, 1 GiB), size of any written file (--fsize,
+                            64 MiB), CPU seconds, no core dumps; writable space is a
+                            size-capped tmpfs (/tmp, 256 MiB) and nothing else
+    nobody                  uid/gid 65534, every capability dropped, new session, killed
+                            with its parent
+
+The grader still talks to the kernel: with the network unshared, ZMQ over TCP cannot
+work, so the kernel uses the ``ipc`` transport (Unix sockets) in a private folder that
+only this kernel sees, bound into the sandbox alone. When the grader runs as root, that
+folder is locked as soon as the kernel's sockets exist, so the notebook cannot write
+there either.
+
+How nbgrader uses it: ``Autograde.autograde_preprocessors`` gets :class:`SandboxedExecute`
+in place of nbgrader's ``Execute``; it runs notebooks with :class:`SandboxedKernelManager`,
+whose command line is built here (the notebook's kernelspec metadata is ignored).
+Learners are unaffected: nothing changes in ``nbgrader_config.py`` or in JupyterLab.
+
+    config = sandboxed_config(load_config())           # raises SandboxUnavailable if unusable
+    course = sandbox_course(Course.scratch(tmp_path))  # an existing Course, in place
+    config = grading_config(config, unsandboxed=args.unsandboxed)  # what a CLI should call
+
+Limits are traits of :class:`SandboxedKernelManager` (``c.SandboxedKernelManager.memory_limit``
+and friends), set through :func:`sandboxed_config`'s keyword arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Integer, List, Type, Unicode, default
+from traitlets.config import Config
+
+MiB = 1024 * 1024
+GiB = 1024 * MiB
+NOBODY = 65534
+SOCKET_NAMES = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
+
+UNSANDBOXED_WARNING = """\
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+!!  GRADING WITHOUT A SANDBOX (--unsandboxed).                                       !!
+!!  Every student's code runs as you, with your files, your environment variables   !!
+!!  (API keys included) and your network: it can read or change the gradebook and   !!
+!!  other students' submissions. Only do this for code you trust.                    !!
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"""
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run here; grading must stop unless told to go unsandboxed."""
+
+
+class SandboxError(RuntimeError):
+    """A sandboxed kernel did not start."""
+
+
+# -- what the sandbox shows ------------------------------------------------------------------
+def toolfaults_dir() -> Path | None:
+    """The folder of the course's helper package (found without importing it)."""
+    spec = importlib.util.find_spec("toolfaults")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]).resolve()
+
+
+def readonly_paths() -> list[Path]:
+    """Host folders the kernel sees read-only (besides /usr and its working directory)."""
+    paths = [Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()]
+    package = toolfaults_dir()
+    if package is not None:
+        paths.append(package)
+    return [p for i, p in enumerate(paths) if p not in paths[:i] and p.exists()]
+
+
+def kernel_environment(passthrough: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
+    """The whole environment of a sandboxed kernel: built from scratch, nothing inherited
+    except the harmless variables named in ``passthrough``."""
+    env = {
+        "PATH": os.pathsep.join([str(Path(sys.prefix) / "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "HOME": "/tmp/home",
+        "USER": "student",
+        "LOGNAME": "student",
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "PYTHONNOUSERSITE": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "MPLCONFIGDIR": "/tmp/home/.config/matplotlib",
+    }
+    for name in passthrough:
+        if name in os.environ and name not in env:
+            env[name] = os.environ[name]
+    return env
+
+
+def _top_level_links() -> list[str]:
+    """bwrap arguments recreating /bin, /lib, ... as on the host (links into /usr or binds)."""
+    args: list[str] = []
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def sandbox_command(argv: list[str], *, workdir: Path, kernel_dir: Path | None = None,
+                    memory_limit: int = 1 * GiB, file_size_limit: int = 64 * MiB,
+                    tmp_size: int = 256 * MiB, cpu_limit: int = 600, open_files: int = 1024,
+                    extra_readonly: list[str] | tuple[str, ...] = (),
+                    passthrough_env: list[str] | tuple[str, ...] = (),
+                    bwrap: str | None = None, prlimit: str | None = None) -> list[str]:
+    """The full command line running ``argv`` in the sandbox.
+
+    ``workdir`` (the submission's own copy) is visible read-only and is the working
+    directory; ``kernel_dir`` (the kernel's private folder: connection file and sockets)
+    is the one host folder the sandbox may write to.
+    """
+    bwrap = bwrap or shutil.which("bwrap") or "bwrap"
+    prlimit = prlimit or shutil.which("prlimit") or "prlimit"
+    cmd = [bwrap, "--unshare-all", "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "sandbox",
+           "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+           "--ro-bind", "/usr", "/usr", *_top_level_links(),
+           "--proc", "/proc", "--dev", "/dev",
+           "--perms", "1777", "--size", str(tmp_size), "--tmpfs", "/tmp",
+           "--dir", "/tmp/home"]
+    for path in [*readonly_paths(), *map(Path, extra_readonly)]:
+        cmd += ["--ro-bind", str(path), str(path)]
+    workdir = Path(workdir).resolve()
+    cmd += ["--ro-bind", str(workdir), str(workdir)]
+    if kernel_dir is not None:
+        cmd += ["--bind", str(kernel_dir), str(kernel_dir)]
+    cmd += ["--chdir", str(workdir), "--clearenv"]
+    for name, value in kernel_environment(passthrough_env).items():
+        cmd += ["--setenv", name, value]
+    limits = [f"--data={memory_limit}", f"--fsize={file_size_limit}", "--core=0", f"--nofile={open_files}"]
+    if cpu_limit:
+        limits.append(f"--cpu={cpu_limit}")
+    return cmd + ["--", prlimit, *limits, "--", *argv]
+
+
+# -- the kernel manager ----------------------------------------------------------------------
+class SandboxedKernelClient(AsyncKernelClient):
+    """The grader's client of a sandboxed kernel: locks the kernel's folder once it is ready."""
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:  # type: ignore[override]
+        await super()._async_wait_for_ready(timeout=timeout)
+        lock = getattr(self.parent, "lock", None)
+        if lock is not None:
+            lock()
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """An async kernel manager whose kernels run in the sandbox over the ``ipc`` transport.
+
+    Each kernel gets a private folder (connection file + Unix sockets) bound into its
+    sandbox alone; the notebook's kernelspec is ignored: the kernel is always this
+    interpreter's ipykernel.
+    """
+
+    memory_limit = Integer(1 * GiB, config=True, help="RLIMIT_DATA of the kernel, in bytes (prlimit --data).")
+    file_size_limit = Integer(64 * MiB, config=True, help="Largest file the kernel may write (prlimit --fsize).")
+    tmp_size = Integer(256 * MiB, config=True, help="Size of the kernel's writable /tmp (tmpfs), in bytes.")
+    cpu_limit = Integer(600, config=True, help="CPU seconds before the kernel is killed (0: none).")
+    open_files = Integer(1024, config=True, help="Open file descriptors (prlimit --nofile).")
+    extra_readonly = List(Unicode(), config=True, help="More host folders the kernel may read.")
+    passthrough_env = List(Unicode(), ["TOOLFAULTS_MODE", "PYTHONHASHSEED", "TZ"], config=True,
+                           help="Variables copied from the grader's environment (never secrets).")
+    bwrap = Unicode("", config=True, help="Path of bwrap (default: found on PATH).")
+    lock_kernel_dir = Bool(True, config=True,
+                           help="As root, make the kernel's folder unwritable once its sockets exist.")
+    startup_timeout = Integer(60, config=True, help="Seconds to wait for the kernel's sockets.")
+
+    base_dir = Unicode("", help="Grader-only folder of this kernel (log) holding its private folder.")
+
+    client_factory = Type(klass="jupyter_client.asynchronous.AsyncKernelClient",
+                          default_value="autograder.sandbox.SandboxedKernelClient")
+
+    @default("transport")
+    def _transport_default(self) -> str:
+        return "ipc"
+
+    @default("kernel_name")
+    def _kernel_name_default(self) -> str:
+        return "python3"
+
+    @property
+    def kernel_spec(self) -> KernelSpec:  # type: ignore[override]
+        # Whatever the notebook says, the kernel is this interpreter's ipykernel, in the sandbox.
+        if self._kernel_spec is None or not getattr(self._kernel_spec, "_sandboxed", False):
+            argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+            spec = KernelSpec(argv=argv, display_name="Python 3 (sandboxed)", language="python",
+                              interrupt_mode="message", env={}, metadata={})
+            spec._sandboxed = True  # type: ignore[attr-defined]
+            self._kernel_spec = spec
+        return self._kernel_spec
+
+    @property
+    def ipykernel(self) -> bool:  # type: ignore[override]
+        return True
+
+    # -- start -----------------------------------------------------------------------
+    def _private_dir(self) -> Path:
+        base = Path(tempfile.mkdtemp(prefix="nbsbx-", dir=_short_tmp())).resolve()
+        self.base_dir = str(base)
+        private = base / "k"
+        private.mkdir(mode=0o700)
+        if os.geteuid() == 0:
+            # The kernel maps to root on the host: it would own a root folder and could
+            # unlock it. Owned by nobody, the kernel uses the "other" bits instead, which
+            # the grader removes once the sockets exist (see _lock).
+            os.chown(private, NOBODY, NOBODY)
+            private.chmod(0o703)
+        return private
+
+    async def _async_pre_start_kernel(self, **kw: Any):  # type: ignore[override]
+        self.transport = "ipc"
+        private = self._private_dir()
+        self.connection_file = str(private / "kernel.json")
+        self.ip = str(private / "kernel")
+        workdir = Path(kw.get("cwd") or os.getcwd()).resolve()
+        kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
+        kernel_cmd = sandbox_command(
+            kernel_cmd, workdir=workdir, kernel_dir=private, memory_limit=self.memory_limit,
+            file_size_limit=self.file_size_limit, tmp_size=self.tmp_size, cpu_limit=self.cpu_limit,
+            open_files=self.open_files, extra_readonly=self.extra_readonly,
+            passthrough_env=self.passthrough_env, bwrap=self.bwrap or None)
+        # bwrap itself needs nothing from the grader's environment either.
+        kw["env"] = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        log = open(Path(self.base_dir) / "kernel.log", "wb")  # noqa: SIM115 - closed in cleanup
+        self._log_file = log
+        kw["stdout"] = log
+        kw["stderr"] = log
+        kw["cwd"] = self.base_dir
+        return kernel_cmd, kw
+
+    async def _async_post_start_kernel(self, **kw: Any) -> None:  # type: ignore[override]
+        await self._wait_for_sockets()
+        await super()._async_post_start_kernel(**kw)
+
+    def lock(self) -> None:
+        """Take the kernel's write access to its private folder away (as root only).
+
+        Called by the client once the kernel has answered: by then ipykernel has bound
+        its sockets and read its connection file, and no cell has run yet.
+        """
+        if self.lock_kernel_dir and os.geteuid() == 0 and self.connection_file:
+            Path(self.connection_file).parent.chmod(0o700)
+
+    async def _wait_for_sockets(self) -> None:
+        info = self.get_connection_info()
+        sockets = [Path(f"{self.ip}-{info[name]}") for name in SOCKET_NAMES]
+        deadline = time.monotonic() + self.startup_timeout
+        while not all(s.exists() for s in sockets):
+            process = getattr(self.provisioner, "process", None)
+            if process is not None and process.poll() is not None:
+                raise SandboxError(f"the sandboxed kernel exited at start-up (code {process.returncode}):\n"
+                                   + self.kernel_log()[-2000:])
+            if time.monotonic() > deadline:
+                raise SandboxError("the sandboxed kernel did not open its sockets in time:\n"
+                                   + self.kernel_log()[-2000:])
+            await asyncio.sleep(0.005)
+
+    def kernel_log(self) -> str:
+        """What the kernel (and bwrap) wrote to stdout/stderr."""
+        try:
+            return (Path(self.base_dir) / "kernel.log").read_text(errors="replace")
+        except (OSError, TypeError):
+            return ""
+
+    # -- stop ------------------------------------------------------------------------
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:  # type: ignore[override]
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart:
+            log = getattr(self, "_log_file", None)
+            if log is not None:
+                log.close()
+                self._log_file = None
+            if self.base_dir:
+                shutil.rmtree(self.base_dir, ignore_errors=True)
+                self.base_dir = ""
+
+    cleanup_resources = _async_cleanup_resources  # type: ignore[assignment]
+
+
+def _short_tmp() -> str:
+    """A temp folder with a short path: Unix socket paths are limited to ~100 bytes."""
+    tmp = tempfile.gettempdir()
+    return tmp if len(tmp) < 40 else "/tmp"
+
+
+# -- nbgrader ------------------------------------------------------------------------------
+PREFIX = "Sandboxed__"
+
+
+def _execute_class() -> type:
+    from nbgrader.preprocessors import Execute
+
+    return Execute
+
+
+@functools.lru_cache(maxsize=None)
+def sandboxed_class(base: type) -> type:
+    """A subclass of an nbgrader ``Execute`` preprocessor (``base``) that runs every kernel
+    in the sandbox.
+
+    nbgrader's ``Execute`` forces ``kernel_manager_class`` through its constructor, so the
+    config trait is ignored; the subclass forces :class:`SandboxedKernelManager` instead.
+    It inherits ``base``'s config sections, and pickles by reference (its name encodes
+    ``base``'s import path), so configs holding it can be sent to other processes.
+    """
+    if not issubclass(base, _execute_class()):
+        raise TypeError(f"{base!r} is not an nbgrader Execute preprocessor")
+    if getattr(base, "sandboxed", False):
+        return base
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["kernel_manager_class"] = SandboxedKernelManager
+        base.__init__(self, *args, **kwargs)
+
+    qualname = PREFIX + base.__module__.replace(".", "__") + "__" + base.__qualname__
+    cls = type(f"Sandboxed{base.__name__}", (base,), {
+        "__init__": __init__, "__module__": __name__, "__qualname__": qualname, "sandboxed": True,
+        "__doc__": f"{base.__name__}, with every kernel in the sandbox (see autograder.sandbox)."})
+    return cls
+
+
+def __getattr__(name: str) -> Any:
+    """Resolve the sandboxed classes by name (for pickle), e.g. ``SandboxedExecute``."""
+    if name == "SandboxedExecute":
+        return sandboxed_class(_execute_class())
+    if name.startswith(PREFIX):
+        module, _, qualname = name[len(PREFIX):].rpartition("__")
+        import importlib
+
+        return sandboxed_class(getattr(importlib.import_module(module.replace("__", ".")), qualname))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def sandboxed_pipeline(preprocessors: list | tuple) -> list:
+    """``preprocessors`` with every nbgrader ``Execute`` step replaced by its sandboxed subclass."""
+    Execute = _execute_class()
+    replaced = [sandboxed_class(p) if isinstance(p, type) and issubclass(p, Execute) else p
+                for p in preprocessors]
+    if not any(getattr(p, "sandboxed", False) for p in replaced):
+        raise SandboxUnavailable(f"no nbgrader Execute step to sandbox in {list(preprocessors)!r}")
+    return replaced
+
+
+def _autograde_preprocessors(config: Config) -> list:
+    from nbgrader.converters import Autograde
+
+    if "Autograde" in config and "autograde_preprocessors" in config.Autograde:
+        return list(config.Autograde.autograde_preprocessors)
+    return list(Autograde.class_traits()["autograde_preprocessors"].default())
+
+
+def is_sandboxed(config: Config) -> bool:
+    """Whether ``config``'s autograde runs every notebook in a sandboxed kernel."""
+    Execute = _execute_class()
+    steps = [p for p in _autograde_preprocessors(config) if isinstance(p, type) and issubclass(p, Execute)]
+    return bool(steps) and all(getattr(p, "sandboxed", False) for p in steps)
+
+
+def _check_limits(limits: dict[str, Any]) -> None:
+    known = SandboxedKernelManager.class_trait_names(config=True)
+    unknown = sorted(set(limits) - set(known))
+    if unknown:
+        raise TypeError(f"unknown sandbox setting(s) {unknown}; known: {sorted(known)}")
+
+
+def course_settings(pipeline: list | tuple | None = None, **limits: Any) -> dict[str, dict[str, Any]]:
+    """The sandbox as ``{"Class": {"trait": value}}`` (the form ``Course(config=...)`` takes).
+
+    ``pipeline``: the course's ``Autograde.autograde_preprocessors`` (default: nbgrader's).
+    ``limits``: traits of :class:`SandboxedKernelManager` (memory_limit, file_size_limit,
+    tmp_size, cpu_limit, open_files, extra_readonly, passthrough_env, bwrap).
+    """
+    _check_limits(limits)
+    if pipeline is None:
+        pipeline = _autograde_preprocessors(Config())
+    settings: dict[str, dict[str, Any]] = {
+        "Autograde": {"autograde_preprocessors": sandboxed_pipeline(pipeline)},
+        # Never let the notebook's metadata choose the kernel.
+        "Execute": {"kernel_name": "python3"},
+    }
+    if limits:
+        settings["SandboxedKernelManager"] = dict(limits)
+    return settings
+
+
+def sandbox_overrides(config: Config | None = None, **limits: Any) -> Config:
+    """The config to merge into ``config`` so its autograde runs sandboxed kernels."""
+    settings = course_settings(_autograde_preprocessors(config or Config()), **limits)
+    overrides = Config()
+    for section, traits in settings.items():
+        for name, value in traits.items():
+            overrides[section][name] = value
+    return overrides
+
+
+def sandboxed_config(config: Config, check: bool = True, **limits: Any) -> Config:
+    """A copy of ``config`` whose autograde runs every notebook in a sandboxed kernel.
+
+    There is no per-submission setting: each kernel's only visible course folder is the
+    working directory nbgrader gives it (the submission's own autograded copy), so one
+    config serves a whole batch. Raises :class:`SandboxUnavailable` when ``check`` and
+    the sandbox cannot run on this machine.
+    """
+    if check:
+        check_sandbox(limits.get("bwrap") or None)
+    merged = Config()
+    merged.merge(config)
+    merged.merge(sandbox_overrides(config, **limits))
+    return merged
+
+
+def sandbox_course(course: Any, check: bool = True, **limits: Any) -> Any:
+    """Make an existing :class:`autograder.engine.Course` grade in the sandbox (in place)."""
+    if check:
+        check_sandbox(limits.get("bwrap") or None)
+    overrides = sandbox_overrides(course.config, **limits)
+    course.config.merge(overrides)
+    course.api.update_config(overrides)
+    return course
+
+
+def grading_config(config: Config, unsandboxed: bool = False, stream: TextIO | None = None,
+                   **limits: Any) -> Config:
+    """What a grading command calls: sandboxed, or unsandboxed only when asked, loudly."""
+    if unsandboxed:
+        warn_unsandboxed(stream)
+        return config
+    return sandboxed_config(config, **limits)
+
+
+def warn_unsandboxed(stream: TextIO | None = None) -> None:
+    print(UNSANDBOXED_WARNING, file=stream or sys.stderr, flush=True)
+
+
+# -- is it usable here? ----------------------------------------------------------------------
+def _advice() -> str:
+    return ("Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; it needs user "
+            "namespaces, or root), or grade WITHOUT a sandbox by passing --unsandboxed, only for "
+            "code you trust.")
+
+
+@functools.lru_cache(maxsize=None)
+def _check(bwrap: str | None) -> None:
+    found = bwrap or shutil.which("bwrap")
+    if not found:
+        raise SandboxUnavailable("cannot grade safely: bubblewrap (`bwrap`) is not installed. " + _advice())
+    if not shutil.which("prlimit"):
+        raise SandboxUnavailable("cannot grade safely: `prlimit` (util-linux) is not installed. " + _advice())
+    with tempfile.TemporaryDirectory(prefix="nbsbx-check-", dir=_short_tmp()) as tmp:
+        cmd = sandbox_command([sys.executable, "-c", "import socket, sys; sys.exit(0)"],
+                              workdir=Path(tmp), bwrap=found)
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                                  env={"PATH": "/usr/bin:/bin"})
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SandboxUnavailable(f"cannot grade safely: the sandbox does not run here ({exc}). "
+                                     + _advice()) from exc
+    if done.returncode != 0:
+        raise SandboxUnavailable("cannot grade safely: the sandbox does not run here:\n"
+                                 + (done.stderr or done.stdout).strip()[-1000:] + "\n" + _advice())
+
+
+def check_sandbox(bwrap: str | None = None) -> None:
+    """Raise :class:`SandboxUnavailable` (with what to do) unless a sandbox runs here (once per process)."""
+    _check(bwrap)
+
+
+def sandbox_available(bwrap: str | None = None) -> bool:
+    try:
+        check_sandbox(bwrap)
+    except SandboxUnavailable:
+        return False
+    return True
+
+
+# -- what it costs ----------------------------------------------------------------------------
+async def _start_stop(manager_class: type, workdir: str) -> float:
+    km = manager_class()
+    started = time.perf_counter()
+    await km.start_kernel(cwd=workdir)
+    kc = km.client()
+    kc.start_channels()
+    try:
+        await kc.wait_for_ready(timeout=60)
+        return time.perf_counter() - started
+    finally:
+        kc.stop_channels()
+        await km.shutdown_kernel(now=True)
+
+
+def startup_overhead(runs: int = 5) -> dict[str, float]:
+    """Median seconds to start a kernel and get its first reply, plain vs sandboxed.
+
+    Both kernels start the same interpreter; the difference is the sandbox's cost per
+    graded notebook (bwrap + prlimit + ipc). For ``make bench``.
+    """
+    plain: list[float] = []
+    boxed: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="nbsbx-bench-") as tmp:
+        for _ in range(runs):  # interleaved, so a busy moment hits both
+            plain.append(asyncio.run(_start_stop(AsyncKernelManager, tmp)))
+            boxed.append(asyncio.run(_start_stop(SandboxedKernelManager, tmp)))
+    p, s = statistics.median(plain), statistics.median(boxed)
+    return {"plain_s": p, "sandboxed_s": s, "overhead_s": s - p, "ratio": s / p if p else float("nan"),
+            "runs": runs}
+
+
+if __name__ == "__main__":
+    check_sandbox()
+    figures = startup_overhead()
+    print(f"kernel start-up: plain {figures['plain_s'] * 1000:.0f} ms, sandboxed "
+          f"{figures['sandboxed_s'] * 1000:.0f} ms, overhead {figures['overhead_s'] * 1000:+.0f} ms "
+          f"(x{figures['ratio']:.2f}, median of {figures['runs']})")
