@@ -216,7 +216,7 @@ class LabServer:
         except ProcessLookupError:
             pass
         try:
-            self.process.wait(timeout=15)
+            self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
         killed = []
