@@ -1,0 +1,37 @@
+"""Shared by the sandbox and cluster tests: the probe assignment and the sandbox's availability.
+
+Imported as ``tests.sandbox.probe_assignment`` (the repo root is on pytest's pythonpath)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SOURCE = FIXTURES / "source"  # one assignment, "probe": answer() -> 42 (1 pt), double(x) (2 pts)
+ASSIGNMENT = "probe"
+
+GOOD = "def answer():\n    return 42\n\n\ndef double(x):\n    return 2 * x\n"
+
+
+def required() -> bool:
+    """In CI a missing sandbox (or PostgreSQL) is a failure, not a skip."""
+    return bool(os.environ.get("CI") or os.environ.get("AUTOGRADER_REQUIRE_SANDBOX"))
+
+
+def need_sandbox() -> None:
+    from autograder.sandbox import SandboxUnavailable, check_sandbox
+
+    try:
+        check_sandbox()
+    except SandboxUnavailable as err:
+        if required():
+            pytest.fail(str(err))
+        pytest.skip(str(err))
+
+
+@pytest.fixture(scope="session")
+def sandbox_ready() -> None:
+    need_sandbox()
