@@ -25,7 +25,9 @@ def notebook_errors(path) -> list[str]:
 def test_backoff_simulator_runs_and_sliders_drive_the_figure(lab):
     lab.goto(LESSON)
     nb = Notebook(lab.page, "04_retry_with_backoff.ipynb").wait_open()
+    lab.shot("opened")
     nb.run_all(timeout=90)
+    lab.shot("ran-all")
 
     # The simulator: three sliders, a dropdown and an output with the figure and the numbers.
     cell = nb.cells.filter(has=lab.page.locator(".jupyter-widgets.widget-slider"))
@@ -60,7 +62,8 @@ def test_backoff_simulator_runs_and_sliders_drive_the_figure(lab):
     numbers = lambda text: re.findall(r"\d+(?:\.\d+)?", text.split("\n", 1)[-1])  # noqa: E731 (after the settings line)
     assert numbers(after_text) != numbers(before_text), (
         f"the numbers under the figure did not change when the clients slider moved:\n{after_text}")
-    cell.locator(".jp-Cell-outputWrapper").evaluate("e => e.scrollIntoView({block: 'start'})")
+    cell.locator(".jp-Cell-outputWrapper").evaluate(
+        "e => { e.scrollIntoView({block: 'start'}); e.closest('.jp-WindowedPanel-outer')?.scrollBy(0, -8); }")
     lab.shot("simulator-after-slider", docs_name="backoff_simulator.png")
 
     # The kernel ends idle; no error anywhere, on screen or in the saved notebook.

@@ -39,6 +39,7 @@ def correct_answer(root) -> str:
 
 def layout(path):
     """(index of the answer cell, indices of the test cells) in the released notebook."""
+    assert path.is_file(), f"{NOTEBOOK} does not exist (generated from solutions/ by `make exercises`)"
     nb = nbformat.read(path, as_version=4)
     meta = [c.metadata.get("nbgrader", {}) for c in nb.cells]
     answer = [i for i, m in enumerate(meta) if m.get("grade_id") == ANSWER_ID]

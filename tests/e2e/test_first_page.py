@@ -1,6 +1,8 @@
-"""The address `make lab` prints opens the course's first page, which leads to the first lesson."""
+"""What `make lab` opens in the browser is the course's first page, and it leads to the first lesson."""
 
 import pytest
+
+from labdriver import Notebook
 
 pytestmark = pytest.mark.e2e
 
@@ -16,12 +18,12 @@ def test_first_page_opens_and_links_to_first_lesson(lab):
     page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{FIRST_PAGE}")').wait_for()
     link = page.locator(f'.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="{FIRST_LESSON}"]').first
     link.wait_for()
+    Notebook(page, FIRST_PAGE).wait_idle()
     lab.shot("first-page")
     link.click()
     tab = page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{FIRST_LESSON}")')
     tab.wait_for()
     page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first.wait_for()
-    page.wait_for_function(
-        "() => document.querySelector('#jp-main-statusbar').innerText.includes('| Idle')", timeout=60000)
+    Notebook(page, FIRST_LESSON).wait_idle()
     lab.shot("first-lesson")
     lab.assert_clean()
