@@ -1,0 +1,66 @@
+"""Task functions for the cluster tests: module-level, so Dask workers import them by name.
+
+Imported as ``tests.cluster.tasks`` (the repo root is on pytest's pythonpath, and Dask's
+spawned workers get the parent's ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.cluster import per_worker
+from tests.sandbox.probe_assignment import ASSIGNMENT, SOURCE
+
+_built = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Job:
+    """Grade one student of the probe assignment in the course at ``root`` with gradebook ``db_url``."""
+
+    root: str
+    db_url: str
+    student: str
+    sandboxed: bool
+
+
+def make_course(job: Job):
+    from autograder import sandbox
+    from autograder.engine import Course
+
+    course = Course.scratch(Path(job.root), SOURCE, db_url=job.db_url)
+    if job.sandboxed:
+        sandbox.sandbox_course(course)
+    return course, next(_built)
+
+
+def grade(job: Job) -> dict:
+    """Autograde with this worker's long-lived Course; the grade as plain data."""
+    course, serial = per_worker(("course", job.root, job.db_url, job.sandboxed), lambda: make_course(job))
+    result = course.autograde(ASSIGNMENT, job.student)
+    return {
+        "student": result.student,
+        "score": result.score,
+        "max_score": result.max_score,
+        "tests": [(t.grade_id, t.points, t.max_points, t.passed, t.message) for t in result.tests],
+        "pid": os.getpid(),
+        "course": serial,  # which Course object of this worker graded it
+    }
+
+
+def whoami(n: int) -> tuple[int, int, int]:
+    """(n, this worker's pid, the serial of this worker's one cached object)."""
+    if n < 0:
+        raise ValueError(f"bad task {n}")
+    return n, os.getpid(), per_worker("probe-object", lambda: next(_built))
+
+
+def run_forever(seconds: int) -> str:
+    """Starts a child process that would run for ``seconds`` and waits for it."""
+    child = subprocess.Popen(["sleep", str(seconds)])
+    child.wait()
+    return f"child ended with {child.returncode}"

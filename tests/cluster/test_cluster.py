@@ -1,0 +1,151 @@
+"""Grading on Dask against PostgreSQL gives exactly the grades of a sequential SQLite run.
+
+The cluster path is the one ``make grade`` uses at scale: a LocalCluster of worker
+processes (or a scheduler's address: the same code), each worker with one long-lived
+Course, the assignment generated once before fanning out, and a PostgreSQL gradebook
+(a throwaway server on loopback, see ``autograder.pgserver``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from autograder.cluster import local_cluster, run_on_dask
+from autograder.engine import Course, replace_answer
+from tests.cluster import tasks
+from tests.sandbox.probe_assignment import ASSIGNMENT, GOOD, SOURCE, required
+
+pytestmark = pytest.mark.slow
+
+SUBMISSIONS = {
+    "ada": GOOD,
+    "ben": "def answer():\n    return 42\n\n\ndef double(x):\n    return x + 2\n",      # 1/3
+    "cleo": "def answer():\n    return 41\n\n\ndef double(x):\n    return x * 2\n",     # 2/3
+    "dev": None,                                                                       # the stub: 0/3
+    "eli": "def answer(:\n    return 42\n",                                             # syntax error
+    "fay": "raise RuntimeError('boom at import')\n",                                    # the cell raises
+    "gus": "def answer():\n    return open('/etc/shadow').read()\n\n\ndef double(x):\n    return 2 * x\n",
+}
+
+
+def _sandboxed() -> bool:
+    from autograder.sandbox import sandbox_available
+
+    if not sandbox_available() and required():
+        pytest.fail("the sandbox is required in CI")
+    return sandbox_available()
+
+
+@pytest.fixture(scope="module")
+def pg():
+    from autograder.pgserver import PgServer, PgUnavailable
+
+    try:
+        server = PgServer().start()
+    except PgUnavailable as err:
+        if required():
+            pytest.fail(str(err))
+        pytest.skip(str(err))
+    yield server
+    server.stop()
+
+
+def _submit_all(course: Course) -> None:
+    released = course.released(ASSIGNMENT)
+    for student, code in SUBMISSIONS.items():
+        course.submit(student, ASSIGNMENT, released if code is None else replace_answer(released, "answers", code))
+
+
+def _gradebook(course: Course) -> dict:
+    """Everything nbgrader recorded per student: total and every grade cell's score."""
+    from nbgrader.api import Gradebook
+
+    found = {}
+    with Gradebook(course.coursedir.db_url, course.coursedir.course_id) as gb:
+        for sub in gb.assignment_submissions(ASSIGNMENT):
+            cells = {}
+            for nb in sub.notebooks:
+                for grade in nb.grades:
+                    cells[(nb.name, grade.name)] = (grade.auto_score, grade.max_score, grade.needs_manual_grade)
+            found[sub.student.id] = (sub.score, sub.max_score, cells)
+    return found
+
+
+def test_dask_with_postgres_grades_exactly_like_sequential_sqlite(tmp_path, pg):
+    sandboxed = _sandboxed()
+    seq = Course.scratch(tmp_path / "sequential", SOURCE)  # SQLite, this process, one student after another
+    seq.generate(ASSIGNMENT)
+    if sandboxed:
+        from autograder.sandbox import sandbox_course
+
+        sandbox_course(seq)
+    _submit_all(seq)
+    started = time.perf_counter()
+    sequential = {}
+    for student in SUBMISSIONS:
+        r = seq.autograde(ASSIGNMENT, student)
+        sequential[student] = (r.score, r.max_score, [(t.grade_id, t.points, t.max_points, t.passed, t.message)
+                                                      for t in r.tests])
+    seq_seconds = time.perf_counter() - started
+
+    root = tmp_path / "cluster"
+    parent = Course.scratch(root, SOURCE, db_url=pg.url)
+    assert parent.coursedir.course_id, "PostgreSQL needs CourseDirectory.course_id (foreign keys)"
+    parent.generate(ASSIGNMENT)  # once, before fanning out
+    _submit_all(parent)
+    jobs = [tasks.Job(str(root), pg.url, student, sandboxed) for student in SUBMISSIONS]
+    started = time.perf_counter()
+    outcomes = run_on_dask(jobs, tasks.grade, n_workers=2, time_limit=300)
+    dask_seconds = time.perf_counter() - started
+    print(f"\nsequential SQLite {seq_seconds:.1f} s; LocalCluster(2) + PostgreSQL {dask_seconds:.1f} s "
+          f"(cluster start-up included); sandboxed={sandboxed}")
+
+    assert [o.task.student for o in outcomes] == list(SUBMISSIONS)
+    assert all(o.ok and not o.timed_out for o in outcomes), [o.error for o in outcomes if not o.ok]
+    parallel = {o.value["student"]: (o.value["score"], o.value["max_score"], o.value["tests"]) for o in outcomes}
+    assert parallel == sequential
+    assert _gradebook(parent) == _gradebook(seq)
+    assert {s: v[0] for s, v in sequential.items()} == {
+        "ada": 3, "ben": 1, "cleo": 2, "dev": 0, "eli": 0, "fay": 0, "gus": 2}
+
+    # Long-lived per-worker Courses: several workers, each built its Course once and reused it.
+    per_pid: dict[int, set] = {}
+    for o in outcomes:
+        per_pid.setdefault(o.value["pid"], set()).add(o.value["course"])
+    assert len(per_pid) == 2, per_pid
+    assert all(len(serials) == 1 for serials in per_pid.values()), per_pid
+    assert len(outcomes) > len(per_pid)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    cluster = local_cluster(n_workers=2)
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+def test_a_scheduler_address_takes_the_same_path(scheduler):
+    """Tasks go to a running scheduler; each worker keeps one object; a failing task fails alone."""
+    seen = []
+    outcomes = run_on_dask([0, 1, 2, -1, 4, 5, 6, 7], tasks.whoami, address=scheduler, on_outcome=seen.append)
+    assert [o.task for o in outcomes] == [0, 1, 2, -1, 4, 5, 6, 7]
+    assert len(seen) == 8
+    bad = outcomes[3]
+    assert not bad.ok and "ValueError: bad task -1" in bad.error
+    good = [o for o in outcomes if o.ok]
+    assert [o.value[0] for o in good] == [0, 1, 2, 4, 5, 6, 7]
+    serials: dict[int, set] = {}
+    for o in good:
+        serials.setdefault(o.value[1], set()).add(o.value[2])
+    assert all(len(s) == 1 for s in serials.values()), serials
+
+
+def test_the_time_limit_kills_what_the_task_started(scheduler):
+    """Dask cannot stop a task; the worker kills the task's processes when its time is up."""
+    started = time.perf_counter()
+    [outcome] = run_on_dask([600], tasks.run_forever, address=scheduler, time_limit=1)
+    assert outcome.timed_out and outcome.ok
+    assert outcome.value == "child ended with -9"
+    assert time.perf_counter() - started < 60
