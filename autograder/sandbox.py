@@ -192,7 +192,7 @@ class SandboxedKernelManager(AsyncKernelManager):
                            help="Variables copied from the grader's environment (never secrets).")
     bwrap = Unicode("", config=True, help="Path of bwrap (default: found on PATH).")
     lock_kernel_dir = Bool(True, config=True,
-                           help="As root, make the kernel's folder unwritable once its sockets exist.")
+                           help="As root, make the kernel's folder unwritable once the kernel answers.")
     startup_timeout = Integer(60, config=True, help="Seconds to wait for the kernel's sockets.")
 
     base_dir = Unicode("", help="Grader-only folder of this kernel (log) holding its private folder.")
@@ -225,6 +225,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     # -- start -----------------------------------------------------------------------
     def _private_dir(self) -> Path:
+        self._remove_dirs()  # a restart gets a fresh folder
         base = Path(tempfile.mkdtemp(prefix="nbsbx-", dir=_short_tmp())).resolve()
         self.base_dir = str(base)
         private = base / "k"
@@ -232,7 +233,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         if os.geteuid() == 0:
             # The kernel maps to root on the host: it would own a root folder and could
             # unlock it. Owned by nobody, the kernel uses the "other" bits instead, which
-            # the grader removes once the sockets exist (see _lock).
+            # the grader removes once the kernel has answered (see lock).
             os.chown(private, NOBODY, NOBODY)
             private.chmod(0o703)
         return private
@@ -251,6 +252,8 @@ class SandboxedKernelManager(AsyncKernelManager):
             passthrough_env=self.passthrough_env, bwrap=self.bwrap or None)
         # bwrap itself needs nothing from the grader's environment either.
         kw["env"] = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        # The kernel's own stdout/stderr (and bwrap's errors) go to a grader-only log,
+        # not to the grader's terminal; --fsize caps it too.
         log = open(Path(self.base_dir) / "kernel.log", "wb")  # noqa: SIM115 - closed in cleanup
         self._log_file = log
         kw["stdout"] = log
@@ -259,7 +262,15 @@ class SandboxedKernelManager(AsyncKernelManager):
         return kernel_cmd, kw
 
     async def _async_post_start_kernel(self, **kw: Any) -> None:  # type: ignore[override]
-        await self._wait_for_sockets()
+        try:
+            await self._wait_for_sockets()
+        except SandboxError:
+            process = getattr(self.provisioner, "process", None)
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+            self._remove_dirs()
+            raise
         await super()._async_post_start_kernel(**kw)
 
     def lock(self) -> None:
@@ -293,16 +304,19 @@ class SandboxedKernelManager(AsyncKernelManager):
             return ""
 
     # -- stop ------------------------------------------------------------------------
+    def _remove_dirs(self) -> None:
+        log = getattr(self, "_log_file", None)
+        if log is not None:
+            log.close()
+            self._log_file = None
+        if self.base_dir:
+            shutil.rmtree(self.base_dir, ignore_errors=True)
+            self.base_dir = ""
+
     async def _async_cleanup_resources(self, restart: bool = False) -> None:  # type: ignore[override]
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
-            log = getattr(self, "_log_file", None)
-            if log is not None:
-                log.close()
-                self._log_file = None
-            if self.base_dir:
-                shutil.rmtree(self.base_dir, ignore_errors=True)
-                self.base_dir = ""
+            self._remove_dirs()
 
     cleanup_resources = _async_cleanup_resources  # type: ignore[assignment]
 

@@ -221,6 +221,7 @@ def _contained(batch, student: str, *expected: str) -> str:
 
 
 # -- innocents ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_innocent_students_keep_full_marks(batch):
     """Students graded before and after the attackers, in the same batch, get 3/3."""
     for student in ("ana", "zoe"):
@@ -229,6 +230,7 @@ def test_innocent_students_keep_full_marks(batch):
         assert result.status == "graded", (student, result.problems)
 
 
+@pytest.mark.slow
 def test_the_gradebook_holds_every_grade(batch):
     """The attacks left the gradebook intact: every student has their grade in it."""
     from nbgrader.api import Gradebook
@@ -240,6 +242,7 @@ def test_the_gradebook_holds_every_grade(batch):
 
 
 # -- each attack -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_loopback_server_is_unreachable(batch):
     """A cell cannot reach a server on the grader's 127.0.0.1 (the control run can)."""
     _contained(batch, "net", "ConnectionRefused", "Network is unreachable", "timed out")
@@ -247,11 +250,13 @@ def test_loopback_server_is_unreachable(batch):
     assert b"stolen grades" in batch["control_connections"], "the unsandboxed control should have connected"
 
 
+@pytest.mark.slow
 def test_gradebook_is_invisible(batch):
     _contained(batch, "gradebook", "No such file or directory")
     assert "read the gradebook" in _notebook_text(batch["control"], "gradebook")
 
 
+@pytest.mark.slow
 def test_other_students_work_is_invisible(batch):
     """Neither another student's submission nor their autograded notebook can be read."""
     message = _contained(batch, "peek", "No such file or directory")
@@ -259,30 +264,36 @@ def test_other_students_work_is_invisible(batch):
     assert "read " + str(batch["ana_path"]) in _notebook_text(batch["control"], "peek")
 
 
+@pytest.mark.slow
 def test_memory_is_limited(batch):
     """Allocating 4 GB raises MemoryError in the cell; the kernel lives on."""
     _contained(batch, "memory", "MemoryError")
 
 
+@pytest.mark.slow
 def test_a_huge_file_stops_at_the_size_limit(batch):
     _contained(batch, "bigfile", "File too large")
 
 
+@pytest.mark.slow
 def test_many_files_fill_only_a_small_scratch_space(batch):
     _contained(batch, "manyfiles", "No space left on device")
 
 
+@pytest.mark.slow
 def test_the_submission_folder_is_read_only(batch):
     _contained(batch, "ownfolder", "Read-only file system")
     graded = batch["course"].directory(batch["course"].coursedir.autograded_directory, ASSIGNMENT, "ownfolder")
     assert not (graded / "planted.py").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="the kernel's folder is locked only when the grader runs as root")
 def test_the_kernels_own_folder_is_locked(batch):
     _contained(batch, "kerneldir", "Permission denied")
 
 
+@pytest.mark.slow
 def test_grader_environment_is_hidden(batch):
     """A secret in the grader's environment is not in the kernel's (the control sees it),
     even when the notebook's metadata names another kernel."""
@@ -291,18 +302,21 @@ def test_grader_environment_is_hidden(batch):
     assert "GRADER_SECRET" in _notebook_text(batch["control"], "secret")
 
 
+@pytest.mark.slow
 def test_instructor_home_is_invisible(batch):
     _contained(batch, "home", "No such file or directory")
     control = _answer(batch["controls"]["home"])
     assert "No such file" not in control.message  # the control read it
 
 
+@pytest.mark.slow
 def test_an_endless_loop_is_interrupted_inside_the_sandbox(batch):
     """The cell time limit interrupts the sandboxed kernel; the next cells still run."""
     result = batch["results"]["loop"]
     assert not _answer(result).passed and result.score == 2, [t.message for t in result.tests]
 
 
+@pytest.mark.slow
 def test_nothing_escaped_to_the_grader(batch):
     """No file written by an attack exists anywhere in the course folders."""
     course = batch["course"]
@@ -341,6 +355,7 @@ def test_the_kernel_runs_as_nobody_without_capabilities(tmp_path, sandbox_ready)
     assert int(caps, 16) == 0
 
 
+@pytest.mark.slow
 def test_sandbox_overhead_is_small(sandbox_ready):
     """Starting a sandboxed kernel costs little more than a plain one (best of 3 each)."""
     figures = sandbox.startup_overhead(runs=3)
