@@ -18,7 +18,7 @@ written differently from the solution and must keep full marks. Besides the
 catalogue, the solution must score full marks and the released stub zero.
 
 Each implementation is graded as a submission by a pseudo-student, in a scratch
-course directory, by the same engine that grades the class.
+course directory, by the same engine and worker pool that grade the class.
 """
 
 from __future__ import annotations
@@ -123,8 +123,15 @@ def judge(kind: str, result: SubmissionResult, expect: str = "") -> tuple[bool, 
                    f"lost points, but no failing message contains {expect!r}")
 
 
-def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS) -> list[Verdict]:
-    """Grade the solution, the stub and the catalogue of ``assignment`` in a scratch course."""
+def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
+          workers: int | None = None) -> list[Verdict]:
+    """Grade the solution, the stub and the catalogue of ``assignment`` in a scratch course.
+
+    The implementations are graded like a class: by ``workers`` long-lived processes
+    (default: one per core), each notebook in its own kernel.
+    """
+    from .pool import Task, grade_tasks
+
     course = Course.scratch(root, source)
     course.generate(assignment)
     entries: list[tuple[str, str, nbformat.NotebookNode, str]] = [
@@ -134,12 +141,13 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
     for variant in catalogue(assignment, folder):
         entries.append((variant.name, variant.kind, solved(course, assignment, **{variant.cell: variant.code}),
                         variant.expect))
-    verdicts = []
-    for name, kind, nb, expect in entries:
+    for name, _, nb, _ in entries:
         course.submit(name, assignment, nb)
-        result = course.autograde(assignment, name)
-        ok, why = judge(kind, result, expect)
-        verdicts.append(Verdict(name, kind, result, ok, why))
+    results = {r.student: r for r in grade_tasks(course, [Task(assignment, name) for name, *_ in entries], workers)}
+    verdicts = []
+    for name, kind, _, expect in entries:
+        ok, why = judge(kind, results[name], expect)
+        verdicts.append(Verdict(name, kind, results[name], ok, why))
     return verdicts
 
 

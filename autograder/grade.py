@@ -1,0 +1,181 @@
+"""Grade the whole class in one command (what `make grade` runs).
+
+    python -m autograder.grade                   # every submission, on every core
+    python -m autograder.grade --workers 1       # one at a time
+    python -m autograder.grade --assignment 04_retry_with_backoff --student ana
+
+Reads ``autograder/submitted/<student>/<assignment>/<notebook>.ipynb`` (never
+modifies it), then:
+
+1. generates every assignment that has submissions, once (into a scratch release
+   folder: ``exercises/`` is left alone), recording it in the gradebook;
+2. autogrades every submission with long-lived worker processes
+   (:func:`autograder.pool.grade_tasks`), each notebook in its own kernel, in the
+   bubblewrap sandbox of :mod:`autograder.sandbox` when it can run here;
+3. writes ``autograder/grades.csv`` (student, assignment, score, max_score, status,
+   notes) from the gradebook, the feedback of every student
+   (``autograder/feedback/<student>/<assignment>/``, no test source), the results
+   as data (``autograder/reports/results.json``) and the class report
+   (``autograder/reports/class_report.html``).
+
+A broken submission never stops the batch: it gets a score and a reason, and the
+ones whose score may not reflect the work are listed as "needs attention".
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .course import AUTOGRADER, ROOT, SOLUTIONS, assignments
+from .engine import ATTENTION, Course, SubmissionResult
+from .pool import Task, default_workers, grade_tasks
+
+
+def find_tasks(submissions: Path, known: list[str], only_assignments: list[str] | None = None,
+               only_students: list[str] | None = None) -> tuple[list[Task], list[str]]:
+    """Every ``<student>/<assignment>/`` folder of ``submissions``; and the folders that are not assignments."""
+    tasks, unknown = [], []
+    if not submissions.is_dir():
+        return tasks, unknown
+    for student_dir in sorted(p for p in submissions.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if only_students and student_dir.name not in only_students:
+            continue
+        for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            if folder.name not in known:
+                unknown.append(f"{student_dir.name}/{folder.name}")
+            elif not only_assignments or folder.name in only_assignments:
+                tasks.append(Task(folder.name, student_dir.name))
+    return tasks, unknown
+
+
+def grading_settings(unsandboxed: bool = False, timeout: int | None = None,
+                     notebook_timeout: int | None = None, stream: Any = None) -> dict[str, dict[str, Any]]:
+    """The course configuration for grading: the sandbox (unless told not to) and time limits."""
+    from .preprocessors import autograde_pipeline
+
+    settings: dict[str, dict[str, Any]] = {}
+    if unsandboxed:
+        from . import sandbox
+
+        sandbox.warn_unsandboxed(stream)
+    else:
+        from . import sandbox
+
+        sandbox.check_sandbox()  # raises SandboxUnavailable, saying what to do
+        settings = sandbox.course_settings(autograde_pipeline())
+    if timeout is not None:
+        settings.setdefault("Execute", {})["timeout"] = timeout
+    if notebook_timeout is not None:
+        settings.setdefault("GuardedExecute", {})["notebook_timeout"] = notebook_timeout
+    return settings
+
+
+def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Path = ROOT,
+                source: Path = SOLUTIONS, submissions: Path | None = None, staging: Path | None = None,
+                **coursedir: Any) -> Course:
+    return Course(root, source, submissions=submissions, staging=staging, config=settings,
+                  release_directory=str(release), **coursedir)
+
+
+def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
+        log=print) -> list[SubmissionResult]:
+    """Generate, grade, export, write feedback and the report. Returns the results."""
+    from . import feedback, report
+    from . import gradebook as gbook
+
+    for assignment in sorted({t.assignment for t in tasks}):
+        course.generate(assignment)
+
+    width = max((len(t.student) for t in tasks), default=8)
+
+    def progress(result: SubmissionResult, done: int, total: int) -> None:
+        flag = "  NEEDS ATTENTION: " + "; ".join(p.text for p in result.problems if p.attention) \
+            if result.status == ATTENTION else ""
+        log(f"[{done:>3}/{total}] {result.student:<{width}} {result.assignment:<28} "
+            f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
+
+    started = time.perf_counter()
+    results = grade_tasks(course, tasks, workers, on_result=progress)
+    elapsed = time.perf_counter() - started
+
+    extra = {(r.student, r.assignment): {"status": r.status, "notes": " | ".join(p.text for p in r.problems)}
+             for r in results}
+    table = gbook.scores(course.db_url, course.course_id)
+    csv_path = gbook.export_csv(out / "grades.csv", table, extra)
+    for r in results:
+        feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
+    reports = out / "reports"
+    report.save_results(results, reports / "results.json")
+    page = report.render(results, reports)
+
+    attention = [r for r in results if r.status == ATTENTION]
+    log(f"\nGraded {len(results)} submission(s) of {len({r.student for r in results})} student(s) "
+        f"in {elapsed:.1f} s with {workers} worker(s); {len(attention)} need attention.")
+    for r in attention:
+        log(f"  ! {r.student}/{r.assignment}: " + "; ".join(p.text for p in r.problems if p.attention))
+    log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
+    return results
+
+
+def _rel(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.grade", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=None, help=f"worker processes (default: cores = {default_workers()})")
+    parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
+    parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    parser.add_argument("--submissions", type=Path, default=AUTOGRADER / "submitted",
+                        help="folder of <student>/<assignment>/ submissions (default: autograder/submitted)")
+    parser.add_argument("--out", type=Path, default=AUTOGRADER,
+                        help="where grades.csv, feedback/, reports/, autograded/ and the gradebook go "
+                             "(default: autograder/, the course's own gradebook)")
+    parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
+    parser.add_argument("--notebook-timeout", type=int, default=None, help="seconds per notebook (default: 120)")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="run students' code WITHOUT the sandbox (only for code you trust)")
+    args = parser.parse_args(argv)
+
+    from .sandbox import SandboxUnavailable
+
+    try:
+        settings = grading_settings(args.unsandboxed, args.timeout, args.notebook_timeout)
+    except SandboxUnavailable as err:
+        print(err, file=sys.stderr)
+        return 2
+    out = args.out.resolve()
+    coursedir: dict[str, Any] = {}
+    if out != AUTOGRADER.resolve():
+        coursedir = {"autograded_directory": str(out / "autograded"), "feedback_directory": str(out / "feedback"),
+                     "db_url": f"sqlite:///{out / 'gradebook.db'}"}
+    release = Path(tempfile.mkdtemp(prefix="autograder-release-"))
+    staging = Path(tempfile.mkdtemp(prefix="autograder-staging-"))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        course = make_course(settings, release, submissions=args.submissions.resolve(), staging=staging, **coursedir)
+        tasks, unknown = find_tasks(course.submissions, assignments(), args.assignment, args.student)
+        for folder in unknown:
+            print(f"skipped {folder}: not an assignment of this course", file=sys.stderr)
+        if not tasks:
+            print(f"No submissions to grade in {_rel(course.submissions)}.")
+            return 0
+        workers = min(args.workers or default_workers(), len(tasks))
+        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} with {workers} worker(s)"
+              f"{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
+        run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory)
+    finally:
+        shutil.rmtree(release, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

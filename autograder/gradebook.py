@@ -1,0 +1,159 @@
+"""Moving grades between nbgrader gradebooks, and reading them out.
+
+Parallel grading never lets two processes write the same SQLite file: every
+worker autogrades into its own scratch copy of the gradebook, reads back what
+nbgrader recorded for the submission it graded (:func:`read_rows`: the same
+fields nbgrader's ``SaveAutoGrades`` writes) and hands those rows to the parent
+process, the only writer of the course's gradebook (:func:`write_rows`). The rows
+are plain data, so they can come from another process or another machine.
+
+:func:`dump` reads a whole gradebook into plain data: two gradebooks hold the
+same grades exactly when their dumps are equal (the tests compare a parallel run
+with a sequential one this way). :func:`export_csv` writes the grade table.
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nbgrader.api import Gradebook, MissingEntry
+
+
+@dataclass
+class SubmissionRows:
+    """What the gradebook holds about one student's submission of one assignment."""
+
+    student: str
+    assignment: str
+    timestamp: str | None = None
+    # notebook -> grade_id -> {auto_score, manual_score, extra_credit, needs_manual_grade}
+    grades: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    # notebook -> grade_id -> {auto_comment, manual_comment}
+    comments: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    # notebook -> {flagged, late_submission_penalty}
+    notebooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+GRADE_FIELDS = ("auto_score", "manual_score", "extra_credit", "needs_manual_grade")
+COMMENT_FIELDS = ("auto_comment", "manual_comment")
+NOTEBOOK_FIELDS = ("flagged", "late_submission_penalty")
+
+
+def read_rows(gb: Gradebook, assignment: str, student: str) -> SubmissionRows:
+    """The rows of one submission (``MissingEntry`` if it is not in the gradebook)."""
+    submission = gb.find_submission(assignment, student)
+    rows = SubmissionRows(student, assignment, submission.timestamp.isoformat() if submission.timestamp else None)
+    for nb in submission.notebooks:
+        name = nb.notebook.name
+        rows.grades[name] = {g.name: {f: getattr(g, f) for f in GRADE_FIELDS} for g in nb.grades}
+        rows.comments[name] = {c.name: {f: getattr(c, f) for f in COMMENT_FIELDS} for c in nb.comments}
+        rows.notebooks[name] = {f: getattr(nb, f) for f in NOTEBOOK_FIELDS}
+    return rows
+
+
+def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
+    """Record a submission's rows (creating the student and submission when needed), in one commit."""
+    gb.update_or_create_student(rows.student)
+    kwargs = {"timestamp": rows.timestamp} if rows.timestamp else {}
+    gb.update_or_create_submission(rows.assignment, rows.student, **kwargs)
+    for notebook, grades in rows.grades.items():
+        for grade_id, values in grades.items():
+            grade = gb.find_grade(grade_id, notebook, rows.assignment, rows.student)
+            for name, value in values.items():
+                setattr(grade, name, value)
+    for notebook, comments in rows.comments.items():
+        for grade_id, values in comments.items():
+            comment = gb.find_comment(grade_id, notebook, rows.assignment, rows.student)
+            for name, value in values.items():
+                setattr(comment, name, value)
+    for notebook, values in rows.notebooks.items():
+        nb = gb.find_submission_notebook(notebook, rows.assignment, rows.student)
+        for name, value in values.items():
+            setattr(nb, name, value)
+    gb.db.commit()
+
+
+def record_zero(gb: Gradebook, assignment: str, student: str) -> None:
+    """A submission with nothing gradable: every test scores 0, as nbgrader does for a missing notebook."""
+    gb.update_or_create_student(student)
+    submission = gb.update_or_create_submission(assignment, student)
+    for nb in submission.notebooks:
+        for grade in nb.grades:
+            grade.auto_score = 0
+            grade.needs_manual_grade = False
+    gb.db.commit()
+
+
+def copy_database(source_url: str, dest: Path) -> str:
+    """A consistent copy of a SQLite gradebook (SQLite's backup API); returns the copy's URL."""
+    src = sqlite_path(source_url)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(src) as a, sqlite3.connect(dest) as b:
+        a.backup(b)
+    a.close()
+    b.close()
+    return f"sqlite:///{dest.resolve()}"
+
+
+def sqlite_path(url: str) -> Path:
+    if not url.startswith("sqlite:///"):
+        raise ValueError(f"not a SQLite URL: {url}")
+    return Path(url[len("sqlite:///"):].split("?", 1)[0])
+
+
+def dump(db_url: str, course_id: str) -> dict[str, Any]:
+    """Every student, submission, grade and comment of a gradebook, as plain sorted data."""
+    out: dict[str, Any] = {"students": [], "submissions": {}}
+    with Gradebook(db_url, course_id) as gb:
+        out["students"] = sorted(s.id for s in gb.students)
+        for assignment in gb.assignments:
+            for submission in assignment.submissions:
+                rows = read_rows(gb, assignment.name, submission.student.id)
+                out["submissions"][f"{submission.student.id}/{assignment.name}"] = {
+                    "score": submission.score,
+                    "max_score": submission.max_score,
+                    "grades": rows.grades,
+                    "comments": rows.comments,
+                    "notebooks": rows.notebooks,
+                }
+    return out
+
+
+def scores(db_url: str, course_id: str, students: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """One row per student and assignment: score and max score (0 when not submitted)."""
+    table = []
+    with Gradebook(db_url, course_id) as gb:
+        wanted = sorted(set(students) if students is not None else {s.id for s in gb.students})
+        for assignment in sorted(gb.assignments, key=lambda a: a.name):
+            for student in wanted:
+                try:
+                    submission = gb.find_submission(assignment.name, student)
+                except MissingEntry:
+                    table.append({"student": student, "assignment": assignment.name, "score": 0.0,
+                                  "max_score": float(assignment.max_score), "submitted": False})
+                    continue
+                table.append({"student": student, "assignment": assignment.name, "score": float(submission.score),
+                              "max_score": float(submission.max_score), "submitted": True})
+    return table
+
+
+def export_csv(path: Path, rows: list[dict[str, Any]], extra: dict[tuple[str, str], dict[str, str]] | None = None) -> Path:
+    """Write ``student, assignment, score, max_score`` (+ status and notes) to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    extra = extra or {}
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"])
+        for row in rows:
+            more = extra.get((row["student"], row["assignment"]), {})
+            status = more.get("status") or ("graded" if row["submitted"] else "not submitted")
+            writer.writerow([row["student"], row["assignment"], f"{row['score']:g}", f"{row['max_score']:g}",
+                             status, more.get("notes", "")])
+    return path

@@ -1,0 +1,189 @@
+"""nbgrader preprocessors that make autograding robust to broken submissions.
+
+They replace or extend steps of ``nbgrader autograde``'s pipeline (see
+:func:`autograde_pipeline`):
+
+- :class:`CheckHelperPackage` wraps every test cell in the check of
+  :mod:`autograder.guard` (a submission that patches the helper package fails the tests);
+  :class:`RestoreTestSource` puts the test cells' own source back after execution.
+- :class:`GuardedExecute` runs the notebook with a time limit per cell *and* per
+  notebook, survives a kernel that dies (``os._exit()``, a crash) or a cell that keeps
+  running after it was interrupted (an endless loop that swallows ``KeyboardInterrupt``):
+  the cells it could not run get an error output saying why, so they score zero, the
+  rest keeps its score, and the engine reports the submission as "needs attention".
+  Plain nbgrader would instead abort the notebook, delete its autograded copy and
+  export a 0 that looks like any other.
+- :class:`LimitOutputSize` cuts huge outputs (tens of megabytes printed) to a few
+  kilobytes and records how much was printed.
+
+Every error output these steps add uses one of the names in :data:`GRADER_ERRORS`,
+so the engine can tell them from the learner's own errors.
+"""
+
+from __future__ import annotations
+
+import json
+from queue import Empty
+from time import monotonic
+from typing import Any
+
+from nbclient.exceptions import DeadKernelError
+from nbclient.util import run_sync
+from nbformat import NotebookNode
+from nbgrader import utils
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from traitlets import Float, Integer
+
+from . import guard
+
+KERNEL_DIED = "DeadKernelError"
+CELL_TIMEOUT = "CellTimeoutError"
+NOT_RUN = "CellNotRun"
+GRADER_ERRORS = (KERNEL_DIED, CELL_TIMEOUT, NOT_RUN)
+META = "autograder"  # cell metadata key for what the grader observed
+
+
+def error_output(ename: str, evalue: str) -> NotebookNode:
+    return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
+
+
+class CheckHelperPackage(NbGraderPreprocessor):
+    """Wrap every test (grade) code cell in the helper-package check of :mod:`autograder.guard`."""
+
+    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+        self._check = guard.check_code()
+        return super().preprocess(nb, resources)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        if cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell):
+            cell.source = guard.wrap_test(cell.source, self._check)
+        return cell, resources
+
+
+class RestoreTestSource(NbGraderPreprocessor):
+    """Remove the injected checks from the test cells once they have run."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        if cell.cell_type == "code" and guard.BEGIN in cell.source:
+            cell.source = guard.unwrap_test(cell.source)
+        return cell, resources
+
+
+class GuardedExecute(Execute):
+    """nbgrader's ``Execute`` with a notebook time limit and recovery from dead or stuck kernels."""
+
+    notebook_timeout = Integer(
+        120,
+        help="Seconds the whole notebook may run; the cells left when it is used up are not run.",
+    ).tag(config=True)
+
+    interrupt_grace = Float(
+        5.0,
+        help="Seconds a timed-out cell gets to stop after the interrupt before the kernel counts as stuck.",
+    ).tag(config=True)
+
+    def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
+        self._deadline = monotonic() + self.notebook_timeout
+        self._stop_reason = ""
+        self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
+        self._timed_out = False
+        return super().preprocess(nb, resources, km)
+
+    # nbclient asks for the timeout of every cell: the cell's own limit, or what is left of the notebook's.
+    def _get_timeout(self, cell: NotebookNode | None) -> float | None:
+        return self._cell_timeout
+
+    async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> Any:
+        self._timed_out = True
+        return await super()._async_handle_timeout(timeout, cell)
+
+    def _stop(self, reason: str) -> None:
+        self._stop_reason = self._stop_reason or reason
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> tuple[NotebookNode, Any]:
+        if cell.cell_type != "code" or not cell.source.strip():
+            return super().preprocess_cell(cell, resources, index)
+        remaining = self._deadline - monotonic()
+        if remaining <= 0.5:
+            self._stop(f"the notebook used up its time limit of {self.notebook_timeout} s")
+        if self._stop_reason:
+            cell.outputs = [error_output(NOT_RUN, f"this cell was not run: {self._stop_reason}")]
+            cell.execution_count = None
+            return cell, self.resources
+        limit = min(float(self.timeout or remaining), remaining)
+        self._cell_timeout = limit
+        self._timed_out = False
+        self.error_on_timeout = {
+            "ename": CELL_TIMEOUT,
+            "evalue": (f"the cell did not finish within {limit:.0f} s and was stopped "
+                       "(an endless loop, or a wait that never ends?)"),
+            "traceback": [f"{CELL_TIMEOUT}: the cell did not finish within {limit:.0f} s"],
+        }
+        try:
+            result = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            cell.outputs.append(error_output(
+                KERNEL_DIED, "the kernel died while running this cell (os._exit(), a crash, or out of memory)"))
+            self._stop("the kernel died in an earlier cell")
+            return cell, self.resources
+        if self._timed_out and not self._interrupted():
+            self._stop("an earlier cell kept running after it was interrupted "
+                       "(an endless loop that catches KeyboardInterrupt?)")
+        return result
+
+    def _interrupted(self) -> bool:
+        """After a timeout: whether the interrupted cell stopped (its late reply arrives) in time."""
+        deadline = monotonic() + self.interrupt_grace
+        while (left := deadline - monotonic()) > 0:
+            try:
+                msg = run_sync(self.kc.shell_channel.get_msg)(timeout=left)
+            except Empty:
+                return False
+            if msg.get("msg_type") == "execute_reply":
+                return True
+        return False
+
+
+class LimitOutputSize(NbGraderPreprocessor):
+    """Cut every output to ``max_chars`` characters; note in the cell how much it printed."""
+
+    max_chars = Integer(10_000, help="Characters kept per output (text, error message, or other data).").tag(config=True)
+
+    def _cut(self, text: str) -> str:
+        if len(text) <= self.max_chars:
+            return text
+        return text[: self.max_chars] + f"\n... output cut by the grader ({len(text):,} characters in all) ..."
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        if cell.cell_type != "code":
+            return cell, resources
+        total = 0
+        for out in cell.outputs:
+            if out.output_type == "stream":
+                text = "".join(out.text) if isinstance(out.text, list) else out.text
+                total += len(text)
+                out.text = self._cut(text)
+            elif out.output_type == "error":
+                total += len(str(out.get("evalue", ""))) + sum(len(line) for line in out.get("traceback", []))
+                out.evalue = self._cut(str(out.get("evalue", "")))
+                out.traceback = [self._cut(line) for line in out.get("traceback", [])[-60:]]
+            elif "data" in out:
+                for mime, value in list(out.data.items()):
+                    text = value if isinstance(value, str) else json.dumps(value)
+                    total += len(text)
+                    if len(text) > max(self.max_chars, 200_000 if mime.startswith("image/") else 0):
+                        out.data = {"text/plain": f"[{mime} output of {len(text):,} characters removed by the grader]"}
+                        break
+        if total > self.max_chars:
+            cell.metadata[META] = {"output_chars": total}
+        return cell, resources
+
+
+def autograde_pipeline() -> list[type]:
+    """``Autograde.autograde_preprocessors``: nbgrader's, with the guarded steps in place."""
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, IgnorePattern, LimitOutput,
+                                        SaveAutoGrades)
+
+    return [CheckHelperPackage, GuardedExecute, RestoreTestSource, IgnorePattern, ClearMetadataPreprocessor,
+            LimitOutputSize, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]

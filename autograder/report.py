@@ -1,0 +1,290 @@
+"""The class report: one HTML page an instructor reads after grading.
+
+    python -m autograder.report [results.json] [out_dir]   # rebuild it from saved results
+
+What it shows, from the graded :class:`~autograder.engine.SubmissionResult` s:
+
+- per assignment: how many submitted, mean and median score, full marks, zeros;
+- the score distribution of every assignment (histograms);
+- the pass rate of every test, sorted so the behaviours most of the class got
+  wrong come first ("retries permanent errors: 41% fail");
+- every submission that needs attention, with the reason; every other note;
+- a student x assignment overview.
+
+The page embeds its figures (PNG, also written next to it) so it can be mailed
+or opened anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import statistics
+import sys
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+from .engine import ATTENTION, SubmissionResult
+
+GREEN, RED, AMBER, GREY = "#2da44e", "#cf222e", "#d4a72c", "#8c959f"
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig, path: Path) -> str:
+    """Save ``fig`` to ``path`` and return it base64-encoded for embedding."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    data = buf.getvalue()
+    path.write_bytes(data)
+    _plt().close(fig)
+    return base64.b64encode(data).decode()
+
+
+def percent(r: SubmissionResult) -> float:
+    return 100.0 * r.score / r.max_score if r.max_score else 0.0
+
+
+def test_rates(results: list[SubmissionResult]) -> dict[str, list[dict]]:
+    """assignment -> one row per test: description, points, graded, failed, fail rate.
+
+    Submissions that need attention (their tests may not have run) are left out.
+    """
+    out: dict[str, list[dict]] = {}
+    by_assignment: dict[str, list[SubmissionResult]] = defaultdict(list)
+    for r in results:
+        if r.status != ATTENTION:
+            by_assignment[r.assignment].append(r)
+    for assignment, rs in sorted(by_assignment.items()):
+        rows: dict[str, dict] = {}
+        for r in rs:
+            for t in r.tests:
+                row = rows.setdefault(t.grade_id, {"grade_id": t.grade_id, "description": t.description,
+                                                   "points": t.max_points, "graded": 0, "failed": 0})
+                row["graded"] += 1
+                row["failed"] += not t.passed
+        for row in rows.values():
+            row["fail_rate"] = row["failed"] / row["graded"] if row["graded"] else 0.0
+        out[assignment] = sorted(rows.values(), key=lambda x: (-x["fail_rate"], x["grade_id"]))
+    return out
+
+
+def summary(results: list[SubmissionResult]) -> list[dict]:
+    by_assignment: dict[str, list[SubmissionResult]] = defaultdict(list)
+    for r in results:
+        by_assignment[r.assignment].append(r)
+    rows = []
+    for assignment, rs in sorted(by_assignment.items()):
+        pcts = [percent(r) for r in rs]
+        rows.append({
+            "assignment": assignment, "submissions": len(rs), "max_score": rs[0].max_score,
+            "mean": statistics.mean(pcts), "median": statistics.median(pcts),
+            "full": sum(r.score == r.max_score for r in rs), "zero": sum(r.score == 0 for r in rs),
+            "attention": sum(r.status == ATTENTION for r in rs),
+        })
+    return rows
+
+
+# -- figures ----------------------------------------------------------------------------------
+def figure_scores(results: list[SubmissionResult], path: Path) -> str:
+    plt = _plt()
+    assignments = sorted({r.assignment for r in results})
+    cols = min(2, len(assignments)) or 1
+    rows = (len(assignments) + cols - 1) // cols or 1
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.0 * rows), squeeze=False)
+    bins = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100.001]
+    for ax, assignment in zip(axes.flat, assignments):
+        rs = [r for r in results if r.assignment == assignment]
+        ok = [percent(r) for r in rs if r.status != ATTENTION]
+        bad = [percent(r) for r in rs if r.status == ATTENTION]
+        ax.hist([ok, bad], bins=bins, stacked=True, color=[GREEN, AMBER], edgecolor="white",
+                label=["graded", "needs attention"])
+        median = statistics.median([percent(r) for r in rs])
+        ax.axvline(median, color="#1f2328", linestyle="--", linewidth=1)
+        ax.text(median, ax.get_ylim()[1] * 0.92, f" median {median:.0f}%", fontsize=8, va="top")
+        ax.set_title(f"{assignment}  (n={len(rs)}, max {rs[0].max_score:g} pts)", fontsize=10)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("score (% of max)")
+        ax.set_ylabel("submissions")
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.spines[["top", "right"]].set_visible(False)
+    for ax in list(axes.flat)[len(assignments):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=8, frameon=False, loc="upper left")
+    fig.suptitle("Score distribution per assignment", fontsize=12, x=0.01, ha="left")
+    fig.tight_layout()
+    return _png(fig, path)
+
+
+def figure_tests(assignment: str, rows: list[dict], path: Path) -> str:
+    plt = _plt()
+    height = 0.42 * len(rows) + 1.2
+    fig, ax = plt.subplots(figsize=(10, height))
+    labels = ["\n".join(textwrap.wrap(f"{r['description']} ({r['points']:g} pt)", 70)[:2]) for r in rows]
+    rates = [100 * r["fail_rate"] for r in rows]
+    colors = [RED if x >= 50 else AMBER if x >= 20 else GREEN for x in rates]
+    y = list(range(len(rows)))[::-1]
+    ax.barh(y, [100] * len(rows), color="#eaeef2", height=0.7)
+    ax.barh(y, rates, color=colors, height=0.7)
+    for yi, r, rate in zip(y, rows, rates):
+        ax.text(min(rate + 1.5, 88), yi, f"{rate:.0f}% fail ({r['failed']}/{r['graded']})", va="center", fontsize=8)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of graded submissions that fail the test")
+    ax.set_title(f"{assignment}: which behaviours the class got wrong", fontsize=11, loc="left")
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return _png(fig, path)
+
+
+def figure_overview(results: list[SubmissionResult], path: Path) -> str:
+    plt = _plt()
+    students = sorted({r.student for r in results})
+    assignments = sorted({r.assignment for r in results})
+    grid = [[float("nan")] * len(assignments) for _ in students]
+    marks: list[tuple[int, int, str]] = []
+    for r in results:
+        i, j = students.index(r.student), assignments.index(r.assignment)
+        grid[i][j] = percent(r)
+        marks.append((i, j, f"{r.score:g}" + (" !" if r.status == ATTENTION else "")))
+    fig, ax = plt.subplots(figsize=(1.6 * len(assignments) + 2.5, 0.32 * len(students) + 1.4))
+    from matplotlib.colors import LinearSegmentedColormap
+
+    cmap = LinearSegmentedColormap.from_list("score", [RED, "#f6e05e", GREEN])
+    cmap.set_bad("#eaeef2")
+    image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=100, aspect="auto")
+    for i, j, text in marks:
+        ax.text(j, i, text, ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(assignments)))
+    ax.set_xticklabels(assignments, rotation=20, ha="right", fontsize=8)
+    ax.set_yticks(range(len(students)))
+    ax.set_yticklabels(students, fontsize=8)
+    ax.set_title("Every student's score (grey: not submitted, !: needs attention)", fontsize=10, loc="left")
+    fig.colorbar(image, ax=ax, label="% of max", shrink=0.8)
+    fig.tight_layout()
+    return _png(fig, path)
+
+
+# -- page -------------------------------------------------------------------------------------
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
+       color: #1f2328; line-height: 1.45; padding: 0 1rem; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #d0d7de; }
+table { border-collapse: collapse; margin: .6rem 0; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+img { max-width: 100%; margin: .6rem 0; }
+.muted { color: #656d76; } .bad { color: #cf222e; font-weight: 600; }
+"""
+
+
+def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class report") -> Path:
+    """Write ``class_report.html`` and its figures into ``out_dir``; returns the page."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    e = html.escape
+    parts = [f"<h1>{e(title)}</h1>",
+             f"<p class=\"muted\">{len({r.student for r in results})} students, {len(results)} graded "
+             f"submissions. Scores are in % of each assignment's maximum.</p>"]
+
+    rows = summary(results)
+    parts.append("<h2>Summary</h2><table><tr><th>assignment</th><th>submissions</th><th>max</th><th>mean</th>"
+                 "<th>median</th><th>full marks</th><th>zero</th><th>needs attention</th></tr>")
+    for s in rows:
+        parts.append(f"<tr><td>{e(s['assignment'])}</td><td class=n>{s['submissions']}</td>"
+                     f"<td class=n>{s['max_score']:g}</td><td class=n>{s['mean']:.0f}%</td>"
+                     f"<td class=n>{s['median']:.0f}%</td><td class=n>{s['full']}</td><td class=n>{s['zero']}</td>"
+                     f"<td class=n>{s['attention']}</td></tr>")
+    parts.append("</table>")
+
+    if results:
+        img = figure_scores(results, out_dir / "scores.png")
+        parts.append(f'<h2>Score distribution</h2><img alt="score distribution per assignment" '
+                     f'src="data:image/png;base64,{img}">')
+
+    rates = test_rates(results)
+    worst = sorted(((a, r) for a, rs in rates.items() for r in rs if r["failed"]),
+                   key=lambda ar: -ar[1]["fail_rate"])[:8]
+    parts.append("<h2>What the class got wrong</h2>")
+    if worst:
+        parts.append("<p class=\"muted\">The tests failed most often, over submissions whose tests ran "
+                     "(those needing attention are left out).</p><table><tr><th>behaviour</th>"
+                     "<th>assignment</th><th>fail</th></tr>")
+        for assignment, r in worst:
+            parts.append(f"<tr><td>{e(r['description'])}</td><td>{e(assignment)}</td>"
+                         f"<td class=n><span class=bad>{100 * r['fail_rate']:.0f}%</span> "
+                         f"({r['failed']}/{r['graded']})</td></tr>")
+        parts.append("</table>")
+    else:
+        parts.append("<p>Every test passed in every graded submission.</p>")
+    for assignment, test_rows in rates.items():
+        img = figure_tests(assignment, test_rows, out_dir / f"tests_{assignment}.png")
+        parts.append(f'<h3>{e(assignment)}</h3><img alt="pass rate of every test of {e(assignment)}" '
+                     f'src="data:image/png;base64,{img}">')
+
+    attention = [r for r in results if r.status == ATTENTION]
+    parts.append(f"<h2>Needs attention ({len(attention)})</h2>")
+    if attention:
+        parts.append("<p class=\"muted\">The score may not reflect the work: look at these by hand.</p>"
+                     "<table><tr><th>student</th><th>assignment</th><th>score</th><th>what happened</th></tr>")
+        for r in attention:
+            why = "<br>".join(e(p.text) for p in r.problems if p.attention) or "&nbsp;"
+            parts.append(f"<tr><td>{e(r.student)}</td><td>{e(r.assignment)}</td>"
+                         f"<td class=n>{r.score:g}/{r.max_score:g}</td><td>{why}</td></tr>")
+        parts.append("</table>")
+    else:
+        parts.append("<p>None.</p>")
+    notes = [(r, p) for r in results for p in r.problems if not p.attention]
+    if notes:
+        parts.append(f"<h2>Other notes ({len(notes)})</h2><p class=\"muted\">Handled by the grader; "
+                     "the score stands.</p><table><tr><th>student</th><th>assignment</th><th>note</th></tr>")
+        for r, p in notes:
+            parts.append(f"<tr><td>{e(r.student)}</td><td>{e(r.assignment)}</td><td>{e(p.text)}</td></tr>")
+        parts.append("</table>")
+
+    if results:
+        img = figure_overview(results, out_dir / "overview.png")
+        parts.append(f'<h2>Every student</h2><img alt="student by assignment scores" '
+                     f'src="data:image/png;base64,{img}">')
+
+    page = out_dir / "class_report.html"
+    page.write_text(f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(title)}</title>"
+                    f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>\n", encoding="utf-8")
+    return page
+
+
+def save_results(results: list[SubmissionResult], path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([r.to_dict() for r in results], indent=1), encoding="utf-8")
+    return path
+
+
+def load_results(path: Path) -> list[SubmissionResult]:
+    return [SubmissionResult.from_dict(d) for d in json.loads(Path(path).read_text())]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .course import AUTOGRADER
+
+    args = sys.argv[1:] if argv is None else argv
+    results_path = Path(args[0]) if args else AUTOGRADER / "reports" / "results.json"
+    out_dir = Path(args[1]) if len(args) > 1 else results_path.parent
+    page = render(load_results(results_path), out_dir)
+    print(f"Class report: {page}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""Broken submissions get a score and a reason, never stop the batch, and never touch anyone else's grade.
+
+One class of the toy assignment (see ``toy.py``): well-behaved students around every
+kind of broken submission, graded in one batch by two worker processes, the way
+`make grade` grades. Each test checks one student's score and that the feedback
+(the result's problems, which the report and the feedback page show) names what
+happened. A control course without the helper-package check proves the cheats work.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from autograder import feedback
+from autograder import gradebook as gbook
+from autograder.engine import ATTENTION, Course
+from autograder.pool import Task, grade_tasks
+from autograder.preprocessors import CheckHelperPackage, autograde_pipeline, RestoreTestSource
+from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, SETTINGS, SOURCE, answer_only, submissions, submit_all
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    course = Course.scratch(tmp_path_factory.mktemp("broken"), SOURCE, config=SETTINGS)
+    course.generate(ASSIGNMENT)
+    subs = submissions(course)
+    submit_all(course, subs)
+    results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in subs], workers=2)
+    return {"course": course, "results": {r.student: r for r in results}, "students": list(subs)}
+
+
+def result(batch, student):
+    return batch["results"][student]
+
+
+def problem(batch, student, *kinds):
+    r = result(batch, student)
+    found = [p for p in r.problems if p.kind in kinds]
+    assert found, f"{student}: expected a problem of kind {kinds}, got {[(p.kind, p.text) for p in r.problems]}"
+    page = feedback.render_html(r)
+    assert html.escape(found[0].text)[1:40] in page, f"{student}: the feedback page does not name what happened"
+    return found[0]
+
+
+def score(batch, student) -> float:
+    return result(batch, student).score
+
+
+# -- the batch as a whole ---------------------------------------------------------------
+def test_every_submission_is_graded(batch):
+    """One result per submission, whatever was wrong with it."""
+    assert sorted(batch["results"]) == sorted(batch["students"])
+
+
+def test_well_behaved_students_are_unaffected(batch):
+    """Full marks, partial credit and the stub score as they should, before and after the broken ones."""
+    assert score(batch, "ana") == score(batch, "zoe") == score(batch, "ben") == 8
+    assert score(batch, "carla") == 5  # also sleeps after the last attempt: the hidden "gives up" check fails
+    assert score(batch, "dmitri") == 2  # no retries: only "works the first time" passes
+    assert score(batch, "eve") == 0  # the stub
+    for student in ("ana", "ben", "carla", "dmitri", "eve", "zoe"):
+        assert result(batch, student).status == "graded" and not result(batch, student).problems, student
+
+
+def test_gradebook_holds_exactly_the_reported_grades(batch):
+    """The gradebook has one submission per student, with the score each result reports."""
+    course = batch["course"]
+    table = {row["student"]: row for row in gbook.scores(course.db_url, course.course_id)}
+    assert sorted(table) == sorted(batch["students"])
+    for student, r in batch["results"].items():
+        assert table[student]["submitted"], student
+        assert table[student]["score"] == r.score, (student, table[student], r.score)
+        assert r.max_score == table[student]["max_score"] == 8
+
+
+def test_submissions_folder_is_never_modified(batch):
+    """Grading reads a staged copy: the renamed notebook keeps its name, the broken file its bytes."""
+    course = batch["course"]
+    assert (course.submitted(ASSIGNMENT, "renamed") / "toy_retry-Copy1.ipynb").exists()
+    assert not (course.submitted(ASSIGNMENT, "renamed") / "toy_retry.ipynb").exists()
+    assert not (course.submitted(ASSIGNMENT, "missing") / "toy_retry.ipynb").exists()
+
+
+# -- one test per kind of breakage ------------------------------------------------------
+def test_syntax_error(batch):
+    assert score(batch, "syntax") == 0
+    p = problem(batch, "syntax", "syntax_error")
+    assert "syntax error" in p.text and "call_with_retries_answer" in p.text
+
+
+def test_endless_loop_in_the_answer(batch):
+    """Each looping cell is stopped at the cell time limit; the notebook's own limit ends the rest."""
+    assert score(batch, "loop") == 0
+    problem(batch, "loop", "timeout")
+    assert any("did not finish within" in t.message or "not run" in t.message for t in result(batch, "loop").tests)
+
+
+def test_endless_retry_loop_that_swallows_the_interrupt(batch):
+    """A retry loop whose sleep does nothing and whose bare except eats KeyboardInterrupt: stopped, reported."""
+    r = result(batch, "stuck")
+    assert r.score == 5, [t.message for t in r.tests]  # the two tests that end before the loop pass
+    p = problem(batch, "stuck", "stuck_kernel", "timeout")
+    assert "endless loop" in p.text
+
+
+def test_sys_exit_in_a_cell(batch):
+    """sys.exit() in a cell does not end grading: the tests after it run (full marks here)."""
+    assert score(batch, "exit_cell") == 8
+    assert "sys.exit()" in problem(batch, "exit_cell", "sys_exit").text
+    assert result(batch, "exit_cell").status == "graded"
+
+
+def test_sys_exit_in_the_answer(batch):
+    r = result(batch, "exit_answer")
+    assert r.score == 0
+    assert all("SystemExit" in t.message for t in r.tests)
+    problem(batch, "exit_answer", "sys_exit")
+
+
+def test_os_exit_in_a_cell(batch):
+    """os._exit() kills the kernel: the cells after it are not run and the submission needs attention."""
+    r = result(batch, "crash_cell")
+    assert r.score == 0 and r.status == ATTENTION
+    assert "kernel died" in problem(batch, "crash_cell", "kernel_died").text
+    assert all("not run" in t.message for t in r.tests)
+
+
+def test_os_exit_during_a_test_keeps_the_earlier_tests(batch):
+    """Unlike plain nbgrader (0 for the whole notebook), the tests that ran before the crash keep their points."""
+    r = result(batch, "crash_test")
+    assert r.score == 2 and r.status == ATTENTION, [t.message for t in r.tests]
+    assert "It gives up" in problem(batch, "crash_test", "kernel_died").text
+
+
+def test_tens_of_megabytes_printed(batch):
+    """Output is cut to a few kilobytes; the score stands; the note says how much was printed."""
+    assert score(batch, "chatty") == 8
+    assert "characters" in problem(batch, "chatty", "huge_output").text
+    graded = batch["course"].directory("autograded", ASSIGNMENT, "chatty") / f"{ASSIGNMENT}.ipynb"
+    assert graded.stat().st_size < 500_000, f"the autograded notebook is {graded.stat().st_size:,} bytes"
+
+
+def test_deleted_test_cell_is_put_back(batch):
+    """Deleting a test earns nothing: the grader puts it back and runs it."""
+    assert score(batch, "no_test") == 8
+    assert "was deleted" in problem(batch, "no_test", "test_deleted").text
+    assert score(batch, "no_test_wrong") == 5  # the restored "gives up" test runs, and fails
+    problem(batch, "no_test_wrong", "test_deleted")
+
+
+def test_locked_test_edited_to_pass(batch):
+    """A stub whose tests were replaced by `pass` still scores zero: the original tests run."""
+    assert score(batch, "edited_test") == 0
+    assert "was edited" in problem(batch, "edited_test", "test_edited").text
+
+
+def test_answer_cell_deleted(batch):
+    assert score(batch, "no_answer") == 0
+    problem(batch, "no_answer", "answer_deleted")
+    assert all("NameError" in t.message for t in result(batch, "no_answer").tests)
+
+
+def test_renamed_notebook_is_graded(batch):
+    assert score(batch, "renamed") == 8
+    assert "toy_retry-Copy1.ipynb" in problem(batch, "renamed", "renamed").text
+
+
+def test_missing_notebook(batch):
+    r = result(batch, "missing")
+    assert r.score == 0 and r.status == ATTENTION
+    assert "notes.txt" in problem(batch, "missing", "missing_notebook").text
+
+
+def test_notebook_that_is_not_json(batch):
+    r = result(batch, "not_json")
+    assert r.score == 0 and r.status == ATTENTION
+    assert "not valid JSON" in problem(batch, "not_json", "invalid_notebook").text
+
+
+@pytest.mark.parametrize("student", ["cheat", "fake_module", "patched_factory", "patched_base"])
+def test_tampering_with_the_helper_package(batch, student):
+    """Patching the mocked tools, the recording sleep, a factory or the tool base class fails every test after it."""
+    r = result(batch, student)
+    assert r.score == 0 and r.status == ATTENTION, (student, r.score, [t.message for t in r.tests])
+    assert "helper package" in problem(batch, student, "tampered").text
+
+
+def test_the_cheat_works_without_the_check(tmp_path):
+    """Control: without the helper-package check, the same cheat earns points its answer does not deserve."""
+    pipeline = [p for p in autograde_pipeline() if p not in (CheckHelperPackage, RestoreTestSource)]
+    control = Course.scratch(tmp_path, SOURCE, config={**SETTINGS, "Autograde": {"autograde_preprocessors": pipeline}})
+    control.generate(ASSIGNMENT)
+    control.submit("cheat", ASSIGNMENT, answer_only(control, CHEAT))
+    cheated = control.autograde(ASSIGNMENT, "cheat")
+    honest = control.autograde(ASSIGNMENT, "honest") if control.submit("honest", ASSIGNMENT, answer_only(control, NO_RETRY)) else None
+    assert honest.score == 2
+    assert cheated.score > honest.score, [t.message for t in cheated.tests]
+    assert any(t.passed and t.grade_id == "test_retries_connection_error" for t in cheated.tests)

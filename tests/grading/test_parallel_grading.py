@@ -1,0 +1,87 @@
+"""Parallel grading gives exactly the scores of grading one at a time, and loses nothing in the gradebook.
+
+The same class of the toy assignment is graded twice, in two scratch courses: one
+submission at a time in this process (nbgrader writing the gradebook itself), and
+by two long-lived worker processes, each grading into its own copy of the
+gradebook while this process merges their rows into the course's gradebook. The
+results and the whole gradebooks must be identical.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from autograder import gradebook as gbook
+from autograder.engine import Course
+from autograder.pool import Task, _interleave, grade_tasks
+from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, submissions, submit_all
+
+pytestmark = pytest.mark.slow
+
+# Deterministic submissions (no time limits involved): full, partial, stub and several broken kinds.
+STUDENTS = ["ana", "ben", "carla", "dmitri", "eve", "syntax", "exit_cell", "exit_answer", "no_test",
+            "edited_test", "no_answer", "renamed", "not_json", "cheat", "zoe"]
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    out = {}
+    for mode, workers in (("sequential", 1), ("parallel", 2)):
+        course = Course.scratch(tmp_path_factory.mktemp(mode), SOURCE, config=SETTINGS)
+        course.generate(ASSIGNMENT)
+        subs = submissions(course)
+        submit_all(course, {s: subs[s] for s in STUDENTS})
+        seen = []
+        results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in STUDENTS], workers,
+                              on_result=lambda r, done, total: seen.append((r.student, done, total)))
+        out[mode] = {"course": course, "results": results, "seen": seen,
+                     "dump": gbook.dump(course.db_url, course.course_id)}
+    return out
+
+
+def _comparable(result):
+    data = result.to_dict()
+    data.pop("seconds")
+    data.pop("worker")
+    return data
+
+
+def test_parallel_scores_equal_sequential(both):
+    """Every score, every test's pass/fail and message, every problem: identical."""
+    seq = [_comparable(r) for r in both["sequential"]["results"]]
+    par = [_comparable(r) for r in both["parallel"]["results"]]
+    assert [r["student"] for r in par] == sorted(STUDENTS)
+    assert dumps(par) == dumps(seq)
+
+
+def test_parallel_gradebook_equals_sequential(both):
+    """The course's gradebook after the parallel run holds exactly what the sequential run wrote."""
+    seq, par = both["sequential"]["dump"], both["parallel"]["dump"]
+    assert sorted(par["students"]) == sorted(STUDENTS)
+    assert len(par["submissions"]) == len(STUDENTS), "a submission is missing from the gradebook"
+    assert dumps(par) == dumps(seq)
+
+
+def test_gradebook_scores_match_the_results(both):
+    """Nothing lost or changed between what a worker graded and what the gradebook says."""
+    par = both["parallel"]
+    reported = {r.student: r.score for r in par["results"]}
+    stored = {k.split("/")[0]: v["score"] for k, v in par["dump"]["submissions"].items()}
+    assert stored == reported
+
+
+def test_two_workers_really_shared_the_work(both):
+    """Progress is reported once per submission, and both worker processes graded some."""
+    seen = both["parallel"]["seen"]
+    assert sorted(s for s, _, _ in seen) == sorted(STUDENTS)
+    assert [d for _, d, _ in seen] == list(range(1, len(STUDENTS) + 1))
+    workers = {r.worker for r in both["parallel"]["results"]}
+    assert len(workers) == 2 and os.getpid() not in workers, workers
+    assert {r.worker for r in both["sequential"]["results"]} == {os.getpid()}
+
+
+def test_interleave_spreads_assignments():
+    tasks = [Task("a", s) for s in "xyz"] + [Task("b", s) for s in "xy"]
+    assert _interleave(tasks) == [Task("a", "x"), Task("b", "x"), Task("a", "y"), Task("b", "y"), Task("a", "z")]
