@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -63,33 +64,63 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+# Stopped as soon as the last browser test has run (not at the end of a whole `make test`).
+_STOP_AFTER_LAST_E2E: list = []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    if nextitem is None or Path(__file__).parent not in Path(nextitem.path).parents:
+        while _STOP_AFTER_LAST_E2E:
+            _STOP_AFTER_LAST_E2E.pop()()
+
+
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory, artifacts):
     """JupyterLab as `make lab` starts it, in a scratch copy of the checkout."""
     work = tmp_path_factory.mktemp("e2e")
     checkout = copy_checkout(SOURCE, work / "course-checkout")
     server = LabServer(checkout=checkout, home=work / "jupyter", venv=venv_root())
-    try:
-        server.start()
-        yield server
-    finally:
+
+    def stop():
+        if server.process is None:
+            return
         killed = server.stop()
         if server.log_path.exists():
             with open(server.log_path, "a") as log:
                 log.write(f"\n[e2e] stopped; killed after SIGTERM: {killed or 'nothing'}\n")
             shutil.copy(server.log_path, artifacts / "jupyterlab.log")
 
+    _STOP_AFTER_LAST_E2E.append(stop)
+    try:
+        server.start()
+        yield server
+    finally:
+        stop()
+
 
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = launch_browser(playwright, CHROMIUM)
-        try:
-            yield chromium
-        finally:
+    playwright = sync_playwright().start()
+    chromium = None
+
+    def stop():
+        nonlocal playwright, chromium
+        if chromium is not None:
             chromium.close()
+            chromium = None
+        if playwright is not None:
+            playwright.stop()
+            playwright = None
+
+    _STOP_AFTER_LAST_E2E.append(stop)
+    try:
+        chromium = launch_browser(playwright, CHROMIUM)
+        yield chromium
+    finally:
+        stop()
 
 
 class Session:
@@ -98,14 +129,17 @@ class Session:
     def __init__(self, page, server: LabServer, log: BrowserLog, name: str, artifacts: Path):
         self.page, self.server, self.log, self.name, self.artifacts = page, server, log, name, artifacts
         self.shots: list[Path] = []
+        self.started = time.monotonic()
+        self.timings: list[str] = []   # seconds from the start of the test to each screenshot
 
     def goto(self, path: str | None = None) -> None:
-        """Open a file in JupyterLab (a fresh workspace); no path: the address `make lab` prints."""
+        """Open a file in JupyterLab (a fresh workspace); no path: what `make lab` opens in the browser."""
         self.page.goto(self.server.url if path is None else self.server.lab_url(path))
         self.page.locator("#jp-main-statusbar").wait_for(timeout=60000)
 
     def shot(self, step: str, docs_name: str | None = None) -> Path:
         path = self.artifacts / f"{self.name}-{len(self.shots) + 1:02d}-{step}.png"
+        self.timings.append(f"{time.monotonic() - self.started:6.1f} s  {path.name}")
         self.page.screenshot(path=path)
         self.shots.append(path)
         if docs_name and os.environ.get("E2E_UPDATE_DOCS"):
@@ -140,5 +174,7 @@ def lab(request, browser, lab_server, artifacts):
                 pass
         context.close()
         lab_server.shutdown_kernels()
+        session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
+        (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")
     if problems:
         pytest.fail("the browser reported problems:\n" + "\n".join(problems))

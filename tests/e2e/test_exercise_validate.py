@@ -74,16 +74,19 @@ def test_exercise_stub_fails_helpfully_then_a_correct_answer_passes_and_validate
     answer, tests = layout(root / NOTEBOOK)
     lab.goto(NOTEBOOK)
     nb = Notebook(lab.page, f"{ASSIGNMENT}.ipynb").wait_open()
+    lab.shot("opened")
 
     # 1. The stub: Run All stops at the first error (JupyterLab stops on errors), so the
     #    learner runs the remaining tests one by one; each shows its own message.
     nb.run_all()
+    lab.shot("stub-ran-all")
     for i in tests:
-        if not re.search(r"\[\d+\]", nb.cells.nth(i).locator(".jp-InputPrompt").inner_text()):
+        if not re.search(r"\[\d+\]", nb.prompt(i)):
             nb.run_cell(i)
+    nb.wait_idle()
+    lab.shot("stub-ran-tests")
     failures = {}
     for i in tests:
-        nb.cells.nth(i).scroll_into_view_if_needed()
         failures[i] = last_line(nb.cell_text(i))
     not_failing = [i for i, line in failures.items() if not re.match(r"^\w+(Error|Exception)\b", line)]
     assert not not_failing, f"on the stub these test cells show no error: {[(i, failures[i]) for i in not_failing]}"
@@ -96,7 +99,11 @@ def test_exercise_stub_fails_helpfully_then_a_correct_answer_passes_and_validate
     validate(lab, nb, "failed", "stub-validate-failed")
 
     # 2. A correct answer typed into the answer cell; Run All now goes through.
-    nb.set_cell_source(answer, correct_answer(root))
+    typed = correct_answer(root)
+    nb.set_cell_source(answer, typed)
+    nb.save()
+    saved = nbformat.read(root / NOTEBOOK, as_version=4).cells[answer].source
+    assert saved.strip() == typed.strip(), f"the editor holds\n{saved}\ninstead of\n{typed}"
     nb.run_all()
     prompts = nb.prompts()
     assert all(re.fullmatch(r"\[\d+\]:", p) for p in prompts), f"not every cell ran: {prompts}"
