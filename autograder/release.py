@@ -33,6 +33,7 @@ def generate(dest: Path, source: Path = SOLUTIONS) -> list[str]:
             db_url=f"sqlite:///{tmp}/gradebook.db",
         )
         config.GenerateAssignment.no_database = True
+        config.SaveCells.enabled = False  # what `--no-db` also sets: no gradebook involved
         course = api(config)
         names = assignments(source)
         for name in names:
