@@ -184,12 +184,11 @@ def batch(tmp_path_factory, sandbox_ready):
 
         control = Course.scratch(tmp_path_factory.mktemp("control"), SOURCE)
         control.generate(ASSIGNMENT)
-        control.submit("ana", ASSIGNMENT, replace_answer(control.released(ASSIGNMENT), "answers", GOOD))
         control_codes = attacks(control, server.port, home, [ana_path])
         for student in ("net", "gradebook", "peek", "secret", "home"):
             control.submit(student, ASSIGNMENT,
                            replace_answer(control.released(ASSIGNMENT), "answers", control_codes[student] + DOUBLE))
-        controls = _grade_all(control, ["ana", "net", "gradebook", "peek", "secret", "home"])
+        controls = _grade_all(control, ["net", "gradebook", "peek", "secret", "home"])
         control_connections = list(server.connections[len(sandboxed_connections):])
     finally:
         server.close()
