@@ -153,6 +153,12 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
     if client is None:
         if address:
             client = Client(address, set_as_default=False)
+            try:
+                client.wait_for_workers(1, timeout=60)
+            except Exception as err:  # noqa: BLE001 - said plainly below
+                client.close()
+                raise RuntimeError(f"the Dask scheduler at {address} has no workers (start some with "
+                                   f"`dask worker {address} --nthreads 1`)") from err
         else:
             cluster = local_cluster(n_workers)
             client = Client(cluster, set_as_default=False)
