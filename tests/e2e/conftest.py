@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(NO_BROWSER)
     skip = pytest.mark.skip(reason=NO_BROWSER)
     for item in items:
-        if "e2e" in item.keywords:
+        if item.get_closest_marker("e2e"):
             item.add_marker(skip)
 
 
@@ -152,12 +152,20 @@ class Session:
         assert not problems, "the browser reported problems:\n" + "\n".join(problems)
 
 
-@pytest.fixture
-def lab(request, browser, lab_server, artifacts):
-    """A new browser context and page; fails the test on any console/page error or failed request."""
+@pytest.fixture(scope="session")
+def browser_context(browser):
+    """One browser profile for the session: JupyterLab's static files are cached across tests."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(30000)
-    page = context.new_page()
+    yield context
+    if browser.is_connected():
+        context.close()
+
+
+@pytest.fixture
+def lab(request, browser_context, lab_server, artifacts):
+    """A new page (fresh JupyterLab workspace); fails the test on any console/page error or failed request."""
+    page = browser_context.new_page()
     log = BrowserLog().attach(page)
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
     session = Session(page, lab_server, log, name, artifacts)
@@ -172,7 +180,7 @@ def lab(request, browser, lab_server, artifacts):
                 page.screenshot(path=artifacts / f"{name}-FAILED.png")
             except Exception:
                 pass
-        context.close()
+        page.close()
         lab_server.shutdown_kernels()
         session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
         (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")

@@ -18,7 +18,6 @@ def test_first_page_opens_and_links_to_first_lesson(lab):
     page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{FIRST_PAGE}")').wait_for()
     link = page.locator(f'.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="{FIRST_LESSON}"]').first
     link.wait_for()
-    Notebook(page, FIRST_PAGE).wait_idle()
     lab.shot("first-page")
     link.click()
     tab = page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{FIRST_LESSON}")')
