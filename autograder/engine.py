@@ -217,6 +217,8 @@ def failure_message(cell: nbformat.NotebookNode) -> str:
     for out in errors:
         if True:
             ename, evalue = out.get("ename", "Error"), ANSI.sub("", str(out.get("evalue", ""))).strip()
+            if ename == NOT_RUN and evalue:
+                return "This test was " + evalue + "."
             if ename in GRADER_ERRORS and evalue:
                 return evalue[:1].upper() + evalue[1:]
             if ename == "AssertionError" and evalue:
@@ -601,7 +603,7 @@ class Course:
                 elif meta.get("solution"):
                     label = f"the answer cell {gid}"
                 else:
-                    label = f"cell {index + 1}"
+                    label = f"cell {index + 1}" + _snippet(cell.source)
                 printed = cell.metadata.get(META, {}).get("output_chars")
                 if printed:
                     result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output")
@@ -638,6 +640,15 @@ class Course:
                 if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and "tests were not run" not in p.text:
                     p.text += f" ({not_run} test{'s' if not_run != 1 else ''} not run)"
                     break
+
+
+def _snippet(source: str) -> str:
+    """A short quote of a cell's first line of code that is not an import or a comment."""
+    for line in source.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "import ", "from ")):
+            return f" ({line[:40]}{'...' if len(line) > 40 else ''})"
+    return ""
 
 
 def replace_answer(nb: nbformat.NotebookNode, grade_id: str, code: str) -> nbformat.NotebookNode:

@@ -9,47 +9,72 @@ tests pass without a correct answer by patching what the tests rely on::
     sys.modules["toolfaults.clock"] = my_fake_module
 
 The grader injects a check at the start and at the end of every test cell
-(:func:`wrap_test`). The check compiles the helper package's source files from
-disk and compares every function and method that the live modules hold with the
-code compiled from those files: anything replaced, added by the notebook or
-removed makes the check raise an ``AssertionError`` whose message starts with
-:data:`TAMPERED`, so the test fails and the engine marks the submission
-"needs attention". It also covers LangChain's ``BaseTool`` / ``StructuredTool``,
-which the mocked tools inherit from.
+(:func:`wrap_test`). The grader compiles the helper package's source files (and
+LangChain's ``BaseTool`` / ``StructuredTool``, which the mocked tools inherit from)
+and passes, as a literal, a fingerprint of every function and method they define.
+In the kernel, the check fingerprints what the live modules hold: anything
+replaced, added by the notebook, or removed makes it raise an ``AssertionError``
+whose message starts with :data:`TAMPERED`, so the test fails and the engine
+marks the submission "needs attention". Fingerprints are computed from the files
+on disk when the notebook is graded, so a package edited between two gradings is
+not mistaken for tampering.
 
 This is a guard against patching in the kernel, not a sandbox: a determined
-learner could also patch the checker's own tools (``compile``, ``open``); the
-kernel sandbox is a separate layer.
+learner could also patch the checker's own tools (``hashlib``, builtins); the
+kernel sandbox (:mod:`autograder.sandbox`) is a separate layer.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 TAMPERED = "The course's helper package was modified by the submission"
 BEGIN = "# >>> autograder: helper package check (added by the grader) >>>"
 END = "# <<< autograder: helper package check <<<"
 
-# Modules whose functions and classes the tests rely on, besides every toolfaults.* module.
+PACKAGES = ("toolfaults",)
+# Modules whose classes the mocked tools inherit from, besides every toolfaults.* module.
 EXTRA_MODULES = ("langchain_core.tools.base", "langchain_core.tools.structured")
 
-# The checker, run in the kernel. It only uses the standard library and reads the
-# modules' own files; everything it needs is passed as literals.
+# The fingerprint of a code object: the same function runs in the grader (on code
+# compiled from the files) and in the kernel (on the live functions).
+FINGERPRINT = r'''
+def __autograder_fingerprint(code):
+    import hashlib, types
+    digest = hashlib.blake2b(digest_size=8)
+
+    def canon(value):
+        if isinstance(value, types.CodeType):
+            feed(value)
+            return "<code>"
+        if isinstance(value, (frozenset, set)):
+            return "{" + ",".join(sorted(canon(v) for v in value)) + "}"
+        if isinstance(value, tuple):
+            return "(" + ",".join(canon(v) for v in value) + ")"
+        return repr(value)
+
+    def feed(c):
+        digest.update(c.co_qualname.encode())
+        digest.update(c.co_code)
+        digest.update(repr((c.co_names, c.co_varnames, c.co_freevars, c.co_argcount, c.co_kwonlyargcount)).encode())
+        digest.update(canon(c.co_consts).encode())
+
+    feed(code)
+    return digest.hexdigest()
+'''
+
+# The check, run in the kernel. Everything it needs is passed as literals.
 CHECKER = r'''
-def __autograder_check(packages, extra_modules, generated_roots, tampered):
-    import ast, os, sys, types
+def __autograder_check(expected, packages, generated_roots, tampered, fingerprint):
+    import os, sys, types
 
     def real(path):
         return os.path.realpath(path) if path else ""
-
-    def functions(value):
-        if isinstance(value, (staticmethod, classmethod)):
-            value = value.__func__
-        if isinstance(value, property):
-            return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
-        return chain(value)[:1] if chain(value) else []
 
     def chain(value):
         seen = []
@@ -60,68 +85,59 @@ def __autograder_check(packages, extra_modules, generated_roots, tampered):
             value = getattr(value, "__wrapped__", None)
         return [f for f in seen if isinstance(f, types.FunctionType)]
 
+    def functions(value):
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
+        return chain(value)[:1]
+
     def matches(func, qualname, codes):
-        return any(f.__code__ == c for f in chain(func) for c in codes.get(qualname, ()))
+        return any(fingerprint(f.__code__) in codes.get(qualname, ()) for f in chain(func))
 
     def generated(func):
         path = real(func.__code__.co_filename)
         return any(path.startswith(root + os.sep) for root in generated_roots)
 
     found = []
-    watched = [n for n in list(sys.modules) if n.split(".")[0] in packages or n in extra_modules]
+    watched = [n for n in list(sys.modules) if n.split(".")[0] in packages or n in expected]
     for name in sorted(watched):
         module = sys.modules.get(name)
         if module is None:
             continue
-        root = packages.get(name.split(".")[0])
-        path = real(getattr(module, "__file__", None))
-        parts = name.split(".")[1:]
-        if root is not None:
-            expected = [os.path.join(root, *parts) + ".py", os.path.join(root, *parts, "__init__.py")]
-            if not isinstance(module, types.ModuleType) or path not in expected:
-                found.append(f"sys.modules[{name!r}] was replaced")
-                continue
-        elif not isinstance(module, types.ModuleType) or not path.endswith(os.path.join(*name.split(".")) + ".py"):
+        info = expected.get(name)
+        if info is None or not isinstance(module, types.ModuleType) or real(getattr(module, "__file__", None)) != info["file"]:
             found.append(f"sys.modules[{name!r}] was replaced")
             continue
-        with open(path, encoding="utf-8") as fh:
-            source = fh.read()
-        tree = ast.parse(source)
-        codes = {}
-        stack = [compile(source, path, "exec")]
-        while stack:
-            code = stack.pop()
-            codes.setdefault(code.co_qualname, []).append(code)
-            stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-        attrs = vars(module)
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                value = attrs.get(node.name)
-                if chain(value):
-                    ok = matches(value, node.name, codes)
-                else:  # a decorator turned it into something else: its type must come from a library
-                    ok = bool(node.decorator_list) and value is not None and not isinstance(value, type) \
-                        and type(value).__module__.split(".")[0] not in ("__main__", "builtins")
-                if not ok:
-                    found.append(f"{name}.{node.name} was replaced")
-            elif isinstance(node, ast.ClassDef):
-                cls = attrs.get(node.name)
-                if not isinstance(cls, type) or cls.__module__ != name or cls.__qualname__ != node.name:
-                    found.append(f"{name}.{node.name} was replaced")
-                    continue
-                defined = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-                members = vars(cls)
-                for method in sorted(defined):
-                    if method not in members:
-                        found.append(f"{name}.{node.name}.{method} was removed")
-                for key, value in list(members.items()):
-                    for func in functions(value):
-                        if key in defined:
-                            ok = matches(func, f"{node.name}.{key}", codes) or matches(func, func.__code__.co_qualname, codes)
-                        else:
-                            ok = generated(func) or matches(func, func.__code__.co_qualname, codes)
-                        if not ok:
-                            found.append(f"{name}.{node.name}.{key} was replaced")
+        if info.get("skip"):
+            continue
+        codes, attrs = info["codes"], vars(module)
+        for fname in info["functions"]:
+            value = attrs.get(fname)
+            if chain(value):
+                ok = matches(value, fname, codes)
+            else:  # a decorator turned it into something else: its type must come from a library
+                ok = value is not None and not isinstance(value, type) and fname in info["decorated"] \
+                    and type(value).__module__.split(".")[0] not in ("__main__", "builtins")
+            if not ok:
+                found.append(f"{name}.{fname} was replaced")
+        for cname, defined in info["classes"].items():
+            cls = attrs.get(cname)
+            if not isinstance(cls, type) or cls.__module__ != name or cls.__qualname__ != cname:
+                found.append(f"{name}.{cname} was replaced")
+                continue
+            members = vars(cls)
+            for method in defined:
+                if method not in members:
+                    found.append(f"{name}.{cname}.{method} was removed")
+            for key, value in list(members.items()):
+                for func in functions(value):
+                    if key in defined:
+                        ok = matches(func, f"{cname}.{key}", codes) or matches(func, func.__code__.co_qualname, codes)
+                    else:
+                        ok = generated(func) or matches(func, func.__code__.co_qualname, codes)
+                    if not ok:
+                        found.append(f"{name}.{cname}.{key} was replaced")
     if found:
         shown = "; ".join(found[:4]) + (f" (and {len(found) - 4} more)" if len(found) > 4 else "")
         raise AssertionError(f"{tampered}: {shown}. The tests run against the original package, "
@@ -129,20 +145,79 @@ def __autograder_check(packages, extra_modules, generated_roots, tampered):
 '''
 
 
-def _package_root(name: str) -> str:
+def _fingerprint():
+    namespace: dict[str, Any] = {}
+    exec(compile(FINGERPRINT, __file__, "exec"), namespace)  # noqa: S102 - our own code
+    return namespace["__autograder_fingerprint"]
+
+
+_FP = _fingerprint()
+
+
+def _package_root(name: str) -> Path:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
         raise ImportError(f"{name} is not an installed package")
-    return os.path.realpath(list(spec.submodule_search_locations)[0])
+    return Path(os.path.realpath(list(spec.submodule_search_locations)[0]))
 
 
-def check_code(packages: tuple[str, ...] = ("toolfaults",)) -> str:
+def _module_file(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        raise ImportError(f"{name} is not installed")
+    return Path(os.path.realpath(spec.origin))
+
+
+@lru_cache(maxsize=256)
+def _describe(path: str, mtime: float, size: int) -> dict[str, Any]:
+    """Fingerprints of what one module file defines (cached until the file changes)."""
+    source = Path(path).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    codes: dict[str, list[str]] = {}
+    stack = [compile(source, path, "exec")]
+    while stack:
+        code = stack.pop()
+        if code.co_qualname.count(".") <= 1 and "<" not in code.co_qualname:
+            codes.setdefault(code.co_qualname, []).append(_FP(code))
+        stack.extend(c for c in code.co_consts if hasattr(c, "co_qualname"))
+    functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    decorated = [n.name for n in tree.body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.decorator_list]
+    classes = {n.name: sorted({m.name for m in n.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))})
+               for n in tree.body if isinstance(n, ast.ClassDef)}
+    return {"file": path, "functions": functions, "decorated": decorated, "classes": classes,
+            "codes": {k: sorted(set(v)) for k, v in sorted(codes.items())}}
+
+
+def expected_modules(packages: tuple[str, ...] = PACKAGES,
+                     extra: tuple[str, ...] = EXTRA_MODULES) -> dict[str, dict[str, Any]]:
+    """``module name -> fingerprints`` for every module of ``packages`` and the ``extra`` modules."""
+    files: dict[str, Path] = {}
+    for package in packages:
+        root = _package_root(package)
+        for path in sorted(root.rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            files[".".join((package, *parts))] = path
+    for name in extra:
+        files[name] = _module_file(name)
+    out = {}
+    for name, path in files.items():
+        try:
+            stat = path.stat()
+            out[name] = _describe(str(path), stat.st_mtime, stat.st_size)
+        except (OSError, SyntaxError, ValueError):  # being edited: nothing to compare it with
+            out[name] = {"file": str(path), "skip": True}
+    return out
+
+
+def check_code(packages: tuple[str, ...] = PACKAGES) -> str:
     """The code the grader runs in the kernel to check the helper package."""
-    roots = {name: _package_root(name) for name in packages}
-    generated = sorted({_package_root("pydantic")})
-    call = (f"__autograder_check({roots!r}, {EXTRA_MODULES!r}, {generated!r}, {TAMPERED!r})\n"
-            "del __autograder_check")
-    return f"{BEGIN}\n{CHECKER.strip()}\n{call}\n{END}"
+    generated = sorted({str(_package_root("pydantic"))})
+    call = (f"__autograder_check({expected_modules(packages)!r}, {packages!r}, {generated!r}, {TAMPERED!r}, "
+            "__autograder_fingerprint)\ndel __autograder_check, __autograder_fingerprint")
+    return f"{BEGIN}\n{FINGERPRINT.strip()}\n{CHECKER.strip()}\n{call}\n{END}"
 
 
 def wrap_test(source: str, check: str) -> str:
@@ -152,10 +227,9 @@ def wrap_test(source: str, check: str) -> str:
 
 def unwrap_test(source: str) -> str:
     """The test cell's own source, without the injected checks."""
-    lines = source.split("\n")
     kept: list[str] = []
     inside = False
-    for line in lines:
+    for line in source.split("\n"):
         if line == BEGIN:
             inside = True
         elif line == END:
@@ -165,7 +239,6 @@ def unwrap_test(source: str) -> str:
     return "\n".join(kept).strip("\n")
 
 
-def check_in_process(packages: tuple[str, ...] = ("toolfaults",)) -> None:
+def check_in_process(packages: tuple[str, ...] = PACKAGES) -> None:
     """Run the check in this process (raises ``AssertionError`` when something was modified)."""
-    namespace: dict = {}
-    exec(compile(check_code(packages), str(Path(__file__)), "exec"), namespace)  # noqa: S102 - our own code
+    exec(compile(check_code(packages), __file__, "exec"), {})  # noqa: S102 - our own code

@@ -107,7 +107,7 @@ class GuardedExecute(Execute):
         if remaining <= 0.5:
             self._stop(f"the notebook used up its time limit of {self.notebook_timeout} s")
         if self._stop_reason:
-            cell.outputs = [error_output(NOT_RUN, f"this cell was not run: {self._stop_reason}")]
+            cell.outputs = [error_output(NOT_RUN, f"not run: {self._stop_reason}")]
             cell.execution_count = None
             return cell, self.resources
         limit = min(float(self.timeout or remaining), remaining)

@@ -58,12 +58,14 @@ def percent(r: SubmissionResult) -> float:
 def test_rates(results: list[SubmissionResult]) -> dict[str, list[dict]]:
     """assignment -> one row per test: description, points, graded, failed, fail rate.
 
-    Submissions that need attention (their tests may not have run) are left out.
+    Only submissions that tell something about single behaviours count: those that need
+    attention (their tests may not have run) and those that pass no test at all (the
+    stub, a syntax error) are left out.
     """
     out: dict[str, list[dict]] = {}
     by_assignment: dict[str, list[SubmissionResult]] = defaultdict(list)
     for r in results:
-        if r.status != ATTENTION:
+        if counted(r):
             by_assignment[r.assignment].append(r)
     for assignment, rs in sorted(by_assignment.items()):
         rows: dict[str, dict] = {}
@@ -77,6 +79,11 @@ def test_rates(results: list[SubmissionResult]) -> dict[str, list[dict]]:
             row["fail_rate"] = row["failed"] / row["graded"] if row["graded"] else 0.0
         out[assignment] = sorted(rows.values(), key=lambda x: (-x["fail_rate"], x["grade_id"]))
     return out
+
+
+def counted(r: SubmissionResult) -> bool:
+    """Whether a submission counts in the tests' fail rates."""
+    return r.status != ATTENTION and any(t.passed for t in r.tests)
 
 
 def summary(results: list[SubmissionResult]) -> list[dict]:
@@ -141,7 +148,7 @@ def figure_tests(assignment: str, rows: list[dict], path: Path) -> str:
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of graded submissions that fail the test")
+    ax.set_xlabel(f"% of submissions that fail the test (of {rows[0]['graded'] if rows else 0} that pass at least one)")
     ax.set_title(f"{assignment}: which behaviours the class got wrong", fontsize=11, loc="left")
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
@@ -218,8 +225,10 @@ def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class r
                    key=lambda ar: -ar[1]["fail_rate"])[:8]
     parts.append("<h2>What the class got wrong</h2>")
     if worst:
-        parts.append("<p class=\"muted\">The tests failed most often, over submissions whose tests ran "
-                     "(those needing attention are left out).</p><table><tr><th>behaviour</th>"
+        parts.append("<p class=\"muted\">The tests failed most often. Fail rates count the submissions "
+                     "that pass at least one test and do not need attention: a stub left untouched or a "
+                     "notebook that does not run says nothing about single behaviours.</p>"
+                     "<table><tr><th>behaviour</th>"
                      "<th>assignment</th><th>fail</th></tr>")
         for assignment, r in worst:
             parts.append(f"<tr><td>{e(r['description'])}</td><td>{e(assignment)}</td>"

@@ -1,0 +1,186 @@
+"""Speed figures, measured in one run (what `make bench` prints).
+
+    python -m autograder.bench                  # every section
+    python -m autograder.bench grading          # only some sections: lessons, grading
+    python -m autograder.bench grading --submissions 30 --workers 2
+
+Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones there):
+
+``lessons``   how long each lesson notebook in ``course/`` takes to execute
+              (nbclient, offline, as the lesson tests run them).
+``grading``   a class of at least 24 submissions from the sample class, graded one at
+              a time and then by the worker pool, in two scratch courses with the same
+              settings as `make grade`: both times, the ratio, and whether the scores
+              are identical.
+
+On a shared machine the figures move with the load: the load average is printed
+next to each section, and both grading runs happen back to back in one process.
+Results go to ``autograder/reports/bench.json`` and a figure to
+``autograder/reports/bench_grading.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .course import AUTOGRADER, ROOT, assignments
+
+REPORTS = AUTOGRADER / "reports"
+SLOW_RECIPES = ("loop", "stuck")  # dominated by time limits, not by grading work
+
+
+def load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:  # pragma: no cover
+        return "load n/a"
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+# -- lessons ----------------------------------------------------------------------------------
+def bench_lessons(args: argparse.Namespace) -> dict[str, Any]:
+    import nbformat
+    from nbclient import NotebookClient
+
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ["TOOLFAULTS_MODE"] = "offline"
+    course = ROOT / "course"
+    rows = []
+    for path in sorted(course.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        started = time.perf_counter()
+        error = ""
+        try:
+            NotebookClient(nb, timeout=300, kernel_name="python3",
+                           resources={"metadata": {"path": str(course)}}).execute()
+        except Exception as err:  # noqa: BLE001 - reported in the table
+            error = f"{type(err).__name__}: {str(err).splitlines()[0][:80] if str(err) else ''}"
+        seconds = time.perf_counter() - started
+        cells = sum(c.cell_type == "code" for c in nb.cells)
+        rows.append({"notebook": path.name, "seconds": round(seconds, 2), "code_cells": cells, "error": error})
+        print(f"  {path.name:<40} {seconds:6.1f} s  ({cells} code cells){'  ' + error if error else ''}", flush=True)
+    total = sum(r["seconds"] for r in rows)
+    print(f"  {'total':<40} {total:6.1f} s")
+    return {"notebooks": rows, "total_seconds": round(total, 2)}
+
+
+# -- grading ----------------------------------------------------------------------------------
+def bench_tasks(submissions: Path, count: int) -> list:
+    """``count`` sample-class submissions (without the time-limit ones), spread over assignments."""
+    from .pool import Task, _interleave
+    from .sample_class import CLASS, kind
+
+    tasks = []
+    for student, plan in sorted(CLASS.items()):
+        for assignment, recipe in sorted(plan.items()):
+            if kind(recipe) not in SLOW_RECIPES and (submissions / student / assignment).is_dir():
+                tasks.append(Task(assignment, student))
+    picked = _interleave(sorted(tasks))[:count]
+    return sorted(picked)
+
+
+def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
+    from .grade import grading_settings, make_course
+    from .pool import default_workers, grade_tasks
+
+    submissions = Path(args.submitted)
+    tasks = bench_tasks(submissions, args.submissions)
+    workers = args.workers or default_workers()
+    settings = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout)
+    sandboxed = not args.unsandboxed
+    print(f"  {len(tasks)} submissions of {len({t.student for t in tasks})} students, "
+          f"{len({t.assignment for t in tasks})} assignments; {'sandboxed' if sandboxed else 'unsandboxed'} kernels")
+    runs: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
+        for mode, n in (("sequential", 1), ("parallel", workers)):
+            root = Path(tmp) / mode
+            root.mkdir()
+            course = make_course(settings, root / "release", root=root, submissions=submissions,
+                                 staging=root / "staging", autograded_directory="autograded",
+                                 feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
+            for assignment in sorted({t.assignment for t in tasks}):
+                course.generate(assignment)
+            print(f"  {mode} ({n} worker{'s' if n > 1 else ''})... ", end="", flush=True)
+            started = time.perf_counter()
+            results = grade_tasks(course, tasks, n)
+            seconds = time.perf_counter() - started
+            print(f"{seconds:.1f} s ({seconds / len(tasks):.2f} s per submission)  [{load()}]", flush=True)
+            runs[mode] = {"workers": n, "seconds": round(seconds, 2),
+                          "scores": {f"{r.student}/{r.assignment}": r.score for r in results},
+                          "statuses": {f"{r.student}/{r.assignment}": r.status for r in results}}
+    seq, par = runs["sequential"], runs["parallel"]
+    ratio = seq["seconds"] / par["seconds"] if par["seconds"] else float("nan")
+    identical = seq["scores"] == par["scores"] and seq["statuses"] == par["statuses"]
+    print(f"  speed-up: {ratio:.2f}x with {workers} workers (goal: 1.7x on 2 cores); "
+          f"scores identical: {'yes' if identical else 'NO'}")
+    if not identical:
+        for key in sorted(seq["scores"]):
+            if seq["scores"][key] != par["scores"].get(key):
+                print(f"    {key}: sequential {seq['scores'][key]} vs parallel {par['scores'].get(key)}")
+    figure = _figure(seq["seconds"], par["seconds"], workers, len(tasks), REPORTS / "bench_grading.png")
+    print(f"  figure: {figure.relative_to(ROOT) if figure.is_relative_to(ROOT) else figure}")
+    return {"submissions": len(tasks), "workers": workers, "sandboxed": sandboxed,
+            "sequential_seconds": seq["seconds"], "parallel_seconds": par["seconds"],
+            "speedup": round(ratio, 3), "identical_scores": identical}
+
+
+def _figure(seq: float, par: float, workers: int, n: int, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6.5, 2.6))
+    labels = ["one at a time", f"{workers} workers"]
+    bars = ax.barh(labels[::-1], [par, seq], color=["#2da44e", "#8c959f"])
+    for bar, value in zip(bars, [par, seq]):
+        ax.text(value, bar.get_y() + bar.get_height() / 2, f" {value:.0f} s", va="center", fontsize=9)
+    ax.set_xlabel("seconds to grade the class")
+    ax.set_xlim(0, max(seq, par) * 1.25)
+    ax.set_title(f"Grading {n} submissions: {seq / par:.2f}x faster with {workers} workers", fontsize=10, loc="left")
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "lessons": bench_lessons,
+    "grading": bench_grading,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("sections", nargs="*", choices=[[], *SECTIONS], default=[],
+                        help=f"sections to run (default: all of {', '.join(SECTIONS)})")
+    parser.add_argument("--submissions", type=int, default=24, help="submissions in the grading benchmark (24)")
+    parser.add_argument("--workers", type=int, default=None, help="workers of the parallel run (default: cores)")
+    parser.add_argument("--submitted", default=str(AUTOGRADER / "submitted"), help="the class to grade")
+    parser.add_argument("--unsandboxed", action="store_true", help="grade without the sandbox")
+    args = parser.parse_args(argv)
+    chosen = args.sections or list(SECTIONS)
+    out: dict[str, Any] = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "cores": os.cpu_count(),
+                           "assignments": assignments()}
+    for name in chosen:
+        print(f"\n== {name}  [{load()}]", flush=True)
+        out[name] = SECTIONS[name](args)
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / "bench.json").write_text(json.dumps(out, indent=1))
+    print(f"\nFigures saved in {REPORTS.relative_to(ROOT)}/ (bench.json)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
