@@ -3,14 +3,18 @@
 Run them with `make e2e` (installs Chromium when it is missing). `make test` includes
 them when Chromium is installed and skips them, saying why, when it is not.
 
-- One JupyterLab for the whole session, started with `make lab` in a scratch copy of
-  the checkout (tests save and validate notebooks; the repository is never touched),
-  with its own port, token, settings and workspaces, in its own process group;
-  stopped with its kernels at the end.
-- One Chromium; every test gets a fresh browser context and page whose console
-  errors, page errors and failed requests fail the test.
-- Screenshots of every step in artifacts/e2e/ (also on failure), with the server's log.
-  `E2E_UPDATE_DOCS=1` also copies the README's screenshot to docs/screenshots/.
+- One JupyterLab for the session, started with `make lab` in a scratch copy of the
+  checkout (tests save and validate notebooks; the repository is never touched), with
+  its own port, token, settings, workspaces and runtime folders, in its own process
+  group; stopped with its kernels right after the last browser test.
+- One Chromium and one browser profile; every test opens a fresh page (and a fresh
+  JupyterLab workspace) whose console errors, page errors and failed requests fail it.
+- Screenshots of every step, step timings and the server's log in artifacts/e2e/
+  (a screenshot of the page on failure too).
+
+Environment: `E2E_UPDATE_DOCS=1` also copies the README's screenshot to docs/screenshots/;
+`E2E_REPO=/path/to/checkout` serves another checkout (e.g. one with a widget broken on
+purpose, to see the tests fail); `E2E_CHROMIUM` overrides /usr/bin/chromium.
 """
 
 from __future__ import annotations
