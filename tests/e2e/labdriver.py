@@ -64,6 +64,7 @@ LAUNCH_ARGS = [
     "--disable-dev-shm-usage",
 ]
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
