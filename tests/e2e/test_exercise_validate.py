@@ -94,7 +94,10 @@ def test_exercise_stub_fails_helpfully_then_a_correct_answer_passes_and_validate
     assert not bare, f"test cells fail with a bare AssertionError (no message for the learner): {bare}"
     helpful = [line for line in failures.values() if re.match(r"^AssertionError: \S", line)]
     assert helpful, f"no visible test explains its failure on the stub: {failures}"
-    nb.cells.nth(tests[0]).scroll_into_view_if_needed()
+    (lab.artifacts / f"{lab.name}-stub-messages.txt").write_text(
+        "".join(f"cell {i}: {line}\n" for i, line in failures.items()))
+    nb.cells.nth(tests[0]).locator(".jp-OutputArea-output").last.evaluate(
+        "e => e.scrollIntoView({block: 'end'})")  # the message, under the traceback
     lab.shot("stub-tests-fail")
     validate(lab, nb, "failed", "stub-validate-failed")
 
