@@ -35,6 +35,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
 	@touch $(STAMP)
 	@echo "Environment ready in $(VENV)."
 
