@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -71,7 +72,9 @@ def __autograder_fingerprint(code):
 # The check, run in the kernel. Everything it needs is passed as literals.
 CHECKER = r'''
 def __autograder_check(expected, packages, generated_roots, tampered, fingerprint):
-    import os, sys, types
+    import json, os, sys, types
+
+    expected = json.loads(expected)
 
     def real(path):
         return os.path.realpath(path) if path else ""
@@ -215,7 +218,8 @@ def expected_modules(packages: tuple[str, ...] = PACKAGES,
 def check_code(packages: tuple[str, ...] = PACKAGES) -> str:
     """The code the grader runs in the kernel to check the helper package."""
     generated = sorted({str(_package_root("pydantic"))})
-    call = (f"__autograder_check({expected_modules(packages)!r}, {packages!r}, {generated!r}, {TAMPERED!r}, "
+    expected = json.dumps(expected_modules(packages), separators=(",", ":"))
+    call = (f"__autograder_check({expected!r}, {packages!r}, {generated!r}, {TAMPERED!r}, "
             "__autograder_fingerprint)\ndel __autograder_check, __autograder_fingerprint")
     return f"{BEGIN}\n{FINGERPRINT.strip()}\n{CHECKER.strip()}\n{call}\n{END}"
 

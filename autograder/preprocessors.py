@@ -48,7 +48,11 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
 
 
 class CheckHelperPackage(NbGraderPreprocessor):
-    """Wrap every test (grade) code cell in the helper-package check of :mod:`autograder.guard`."""
+    """Wrap every test (grade) code cell in the helper-package check of :mod:`autograder.guard`.
+
+    The check runs before the test (whatever ran earlier, a failing test included) and
+    after it (what the test's own call of the answer did).
+    """
 
     def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
         self._check = guard.check_code()

@@ -55,3 +55,21 @@ def test_verdict(verdicts, assignment, name):
         f"{assignment}/{name} ({verdict.kind}) scored {verdict.result.score:g}/{verdict.result.max_score:g}: "
         f"{verdict.why}. Failing tests: {failed or 'none'}"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", GRADED)
+def test_feedback_never_shows_hidden_tests(verdicts, assignment):
+    """The feedback of every catalogued implementation (and the solution and stub) has no hidden test code."""
+    import html
+
+    from autograder.engine import hidden_code
+    from autograder.feedback import as_data, render_html
+
+    hidden = hidden_code(assignment)
+    assert hidden, f"{assignment} has no hidden tests"
+    for name, verdict in verdicts(assignment).items():
+        text = html.unescape(render_html(verdict.result)) + repr(as_data(verdict.result))
+        leaked = [line for line in hidden if line in text]
+        assert not leaked, f"{assignment}/{name}: hidden test source in the feedback: {leaked[:3]}"
+        assert "BEGIN HIDDEN" not in text

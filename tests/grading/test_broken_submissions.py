@@ -18,7 +18,7 @@ from autograder import gradebook as gbook
 from autograder.engine import ATTENTION, Course
 from autograder.pool import Task, grade_tasks
 from autograder.preprocessors import CheckHelperPackage, autograde_pipeline, RestoreTestSource
-from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, SETTINGS, SOURCE, answer_only, submissions, submit_all
+from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, hidden_source, SETTINGS, SOURCE, answer_only, submissions, submit_all
 
 pytestmark = pytest.mark.slow
 
@@ -187,6 +187,18 @@ def test_tampering_with_the_helper_package(batch, student):
     r = result(batch, student)
     assert r.score == 0 and r.status == ATTENTION, (student, r.score, [t.message for t in r.tests])
     assert "helper package" in problem(batch, student, "tampered").text
+
+
+def test_hidden_test_source_is_redacted_from_messages(batch):
+    """A message quoting the call stack (a hidden test's line in it) reaches the feedback without that line."""
+    r = result(batch, "stack_leak")
+    test = next(t for t in r.tests if t.grade_id == "test_retries_connection_error")
+    assert not test.passed and "where am I?" in test.message, test.message
+    assert "[hidden test]" in test.message, test.message
+    page = html.unescape(feedback.render_html(r))
+    for line in hidden_source():
+        if len(line) >= 12 and not line.startswith(("\"", "'", "f\"", "f'", "#")):
+            assert line not in page and line not in test.message, line
 
 
 def test_the_cheat_works_without_the_check(tmp_path):

@@ -137,6 +137,12 @@ def submissions(course: Course) -> dict[str, nbformat.NotebookNode | bytes | tup
         "patched_base": answer(
             "from langchain_core.tools import StructuredTool\n"
             "StructuredTool.invoke = lambda self, *a, **k: 'results for ' + repr('x')\n\n" + NO_RETRY),
+        # its error message quotes the call stack, hidden test line included: the grader must redact it
+        "stack_leak": answer(HEAD + (
+            "    import traceback\n"
+            "    if args.get('query') == 'hidden':\n"
+            "        raise ConnectionError('where am I?\\n' + ''.join(traceback.format_stack()[-3:]))\n")
+            + RIGHT[len(HEAD):]),
         "zoe": sol(),
     }
 
