@@ -112,8 +112,9 @@ class Verdict:
 def judge(kind: str, result: SubmissionResult, expect: str = "") -> tuple[bool, str]:
     full = result.max_score > 0 and result.score == result.max_score
     if kind in {"solution", "right"}:
+        problems = "".join(f" [{p.kind}: {p.text}]" for p in result.problems)
         return full, "full marks" if full else "lost points: " + "; ".join(
-            f"{t.grade_id}: {t.message}" for t in result.failed)
+            f"{t.grade_id}: {t.message}" for t in result.failed) + problems
     if kind == "stub":
         return result.score == 0, "zero" if result.score == 0 else f"scored {result.score}"
     if full:

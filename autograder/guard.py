@@ -105,42 +105,46 @@ def __autograder_check(expected, packages, generated_roots, tampered, fingerprin
     found = []
     watched = [n for n in list(sys.modules) if n.split(".")[0] in packages or n in expected]
     for name in sorted(watched):
-        module = sys.modules.get(name)
-        if module is None:
-            continue
-        info = expected.get(name)
-        if info is None or not isinstance(module, types.ModuleType) or real(getattr(module, "__file__", None)) != info["file"]:
-            found.append(f"sys.modules[{name!r}] was replaced")
-            continue
-        if info.get("skip"):
-            continue
-        codes, attrs = info["codes"], vars(module)
-        for fname in info["functions"]:
-            value = attrs.get(fname)
-            if chain(value):
-                ok = matches(value, fname, codes)
-            else:  # a decorator turned it into something else: its type must come from a library
-                ok = value is not None and not isinstance(value, type) and fname in info["decorated"] \
-                    and type(value).__module__.split(".")[0] not in ("__main__", "builtins")
-            if not ok:
-                found.append(f"{name}.{fname} was replaced")
-        for cname, defined in info["classes"].items():
-            cls = attrs.get(cname)
-            if not isinstance(cls, type) or cls.__module__ != name or cls.__qualname__ != cname:
-                found.append(f"{name}.{cname} was replaced")
+        try:
+            module = sys.modules.get(name)
+            if module is None:
                 continue
-            members = vars(cls)
-            for method in defined:
-                if method not in members:
-                    found.append(f"{name}.{cname}.{method} was removed")
-            for key, value in list(members.items()):
-                for func in functions(value):
-                    if key in defined:
-                        ok = matches(func, f"{cname}.{key}", codes) or matches(func, func.__code__.co_qualname, codes)
-                    else:
-                        ok = generated(func) or matches(func, func.__code__.co_qualname, codes)
-                    if not ok:
-                        found.append(f"{name}.{cname}.{key} was replaced")
+            info = expected.get(name)
+            if info is None or not isinstance(module, types.ModuleType) or real(getattr(module, "__file__", None)) != info["file"]:
+                found.append(f"sys.modules[{name!r}] was replaced")
+                continue
+            if info.get("skip"):
+                continue
+            codes, attrs = info["codes"], vars(module)
+            for fname in info["functions"]:
+                value = attrs.get(fname)
+                if chain(value):
+                    ok = matches(value, fname, codes)
+                else:  # a decorator turned it into something else: its type must come from a library
+                    ok = value is not None and not isinstance(value, type) and fname in info["decorated"] \
+                        and type(value).__module__.split(".")[0] not in ("__main__", "builtins")
+                if not ok:
+                    found.append(f"{name}.{fname} was replaced")
+            for cname, defined in info["classes"].items():
+                cls = attrs.get(cname)
+                if not isinstance(cls, type) or getattr(cls, "__module__", None) != name \
+                        or getattr(cls, "__qualname__", None) != cname:
+                    found.append(f"{name}.{cname} was replaced")
+                    continue
+                members = vars(cls)
+                for method in defined:
+                    if method not in members:
+                        found.append(f"{name}.{cname}.{method} was removed")
+                for key, value in list(members.items()):
+                    for func in functions(value):
+                        if key in defined:
+                            ok = matches(func, f"{cname}.{key}", codes) or matches(func, func.__code__.co_qualname, codes)
+                        else:
+                            ok = generated(func) or matches(func, func.__code__.co_qualname, codes)
+                        if not ok:
+                            found.append(f"{name}.{cname}.{key} was replaced")
+        except Exception as err:  # a patch that breaks the check is tampering too
+            found.append(f"{name} could not be checked ({type(err).__name__}: {err})")
     if found:
         shown = "; ".join(found[:4]) + (f" (and {len(found) - 4} more)" if len(found) > 4 else "")
         raise AssertionError(f"{tampered}: {shown}. The tests run against the original package, "
