@@ -34,7 +34,8 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . > $(VENV)/install-package.log 2>&1 \
+		|| { cat $(VENV)/install-package.log; exit 1; }
 	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
 	@touch $(STAMP)
 	@echo "Environment ready in $(VENV)."
