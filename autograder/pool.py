@@ -81,9 +81,38 @@ class Worker:
 _worker: Worker | None = None
 
 
+def _die_with_parent() -> None:
+    """End this worker when the process that started it goes away (killed, not just interrupted).
+
+    Linux delivers SIGTERM on the parent's death (prctl PR_SET_PDEATHSIG); elsewhere a
+    thread watches the parent. The worker's kernels follow it: sandboxed ones die with
+    their parent, plain ipykernels poll theirs.
+    """
+    parent = os.getppid()
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, int(signal.SIGTERM)) == 0 and os.getppid() == parent:  # 1 = PR_SET_PDEATHSIG
+            return
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _start_worker(spec: CourseSpec, base_db: str, scratch: str) -> None:
     """Process initializer: this process's own gradebook copy and course."""
     global _worker
+    _die_with_parent()
     db_url = gbook.copy_database(base_db, Path(scratch) / f"gradebook-{os.getpid()}.db")
     _worker = Worker(spec, db_url)
 
