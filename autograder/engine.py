@@ -612,8 +612,8 @@ class Course:
                         continue
                     ename, evalue = out.get("ename", ""), ANSI.sub("", str(out.get("evalue", "")))
                     if ename == KERNEL_DIED:
-                        result.add("kernel_died", f"the kernel died while running {label} (os._exit(), a crash or "
-                                                  "running out of memory); the cells after it were not run", True)
+                        result.add("kernel_died", "the kernel died (os._exit(), a crash or out of memory?) while "
+                                                  f"running {label}; the cells after it were not run", True)
                     elif ename == CELL_TIMEOUT:
                         result.add("timeout", f"{label} did not finish within the time limit and was stopped "
                                               "(an endless loop?)")
@@ -624,8 +624,8 @@ class Course:
                                                        "loop that catches KeyboardInterrupt?); the cells after it "
                                                        "were not run", True)
                         elif "time limit" in evalue:
-                            result.add("time_limit", "the notebook used up its time limit; the cells left were "
-                                                     "not run", True)
+                            result.add("time_limit", "the notebook used up its time limit (an endless loop?); "
+                                                     "the cells after it were not run", True)
                     elif ename in ("SyntaxError", "IndentationError", "TabError") and not _is_test(meta):
                         result.add("syntax_error", f"{label} has a syntax error ({ename}: {evalue.strip()[:160]}); "
                                                    "nothing in it was defined")
@@ -637,8 +637,9 @@ class Course:
                                                "the tests that ran after it fail", True)
         if not_run:
             for p in result.problems:
-                if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and "tests were not run" not in p.text:
-                    p.text += f" ({not_run} test{'s' if not_run != 1 else ''} not run)"
+                if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and p.text.endswith("were not run"):
+                    tests = f"{not_run} test{'s' if not_run != 1 else ''}"
+                    p.text = p.text.replace("the cells after it were not run", f"the {tests} after it were not run")
                     break
 
 

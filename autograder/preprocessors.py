@@ -32,7 +32,7 @@ from nbclient.util import run_sync
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
-from traitlets import Float, Integer
+from traitlets import Float, Integer, List
 
 from . import guard
 
@@ -79,6 +79,11 @@ class GuardedExecute(Execute):
     notebook_timeout = Integer(
         120,
         help="Seconds the whole notebook may run; the cells left when it is used up are not run.",
+    ).tag(config=True)
+
+    extra_arguments = List(
+        ["--IPKernelApp.log_level=ERROR"],
+        help="Extra arguments of the kernel (quiet: no start-up warnings in the grading log).",
     ).tag(config=True)
 
     interrupt_grace = Float(

@@ -112,7 +112,7 @@ def submissions(course: Course) -> dict[str, nbformat.NotebookNode | bytes | tup
         "crash_cell": _try_it(sol(), "import os\nos._exit(1)"),
         "crash_test": answer(HEAD + "    import os\n    if attempts == 4:\n        os._exit(1)\n"
                                     "    return tool.invoke(args)\n"),
-        "chatty": _try_it(sol(), "print('spam ' * 8_000_000)\nfor i in range(200_000):\n    print(i)"),
+        "chatty": _try_it(sol(), "print('spam ' * 8_000_000)  # 40 MB\nfor i in range(2_000):\n    print(i)"),
         "no_test": _cells(sol(), lambda c: _gid(c) != "test_retries_connection_error"),
         "no_test_wrong": _cells(answer(SLEEPS_AFTER_LAST), lambda c: _gid(c) != "test_gives_up"),
         "edited_test": _edit_tests(course.released(ASSIGNMENT), "pass"),
