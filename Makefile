@@ -24,7 +24,7 @@ LAB = $(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) 
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help setup lab test e2e browser exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: help setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -58,13 +58,34 @@ browser: ## Install headless Chromium for the browser tests when it is missing (
 		echo "Install Chromium (at $(CHROMIUM), or set CHROMIUM=/path) to run the browser tests."; exit 1; \
 	fi
 
+sandbox: ## Install bubblewrap, the grading sandbox for students' code, when it is missing (apt-get; root or sudo)
+	@if command -v bwrap >/dev/null && command -v prlimit >/dev/null; then \
+		echo "Sandbox tools found: $$(command -v bwrap)"; \
+	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null; }; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends bubblewrap util-linux; \
+	else \
+		echo "WARNING: bubblewrap (bwrap) is not installed and cannot be installed here: grading will refuse to run"; \
+		echo "students' code unsandboxed unless you pass GRADE_ARGS=--unsandboxed (see docs/instructors.md)."; \
+	fi
+
+postgres: ## Install PostgreSQL for the PostgreSQL-gradebook tests when it is missing (apt-get; root or sudo)
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "PostgreSQL found: $$(ls -d /usr/lib/postgresql/*/bin | head -1)"; \
+	elif command -v apt-get >/dev/null; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; \
+	else \
+		echo "Install PostgreSQL (server binaries: initdb, pg_ctl) to run the PostgreSQL tests."; exit 1; \
+	fi
+
 e2e: $(STAMP) browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
 	$(RUN) $(OFFLINE) E2E_REQUIRED=1 E2E_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
 	$(RUN) $(BIN)/python -m autograder.release
 
-grade: $(STAMP) ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
+grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
