@@ -42,6 +42,9 @@ class SubmissionRows:
 GRADE_FIELDS = ("auto_score", "manual_score", "extra_credit", "needs_manual_grade")
 COMMENT_FIELDS = ("auto_comment", "manual_comment")
 NOTEBOOK_FIELDS = ("flagged", "late_submission_penalty")
+# What autograding writes. Merging copies only these: a grader's manual scores, comments and
+# flags in the course's gradebook are never overwritten by a worker's older copy of them.
+AUTO_FIELDS = {"auto_score", "needs_manual_grade", "auto_comment", "late_submission_penalty"}
 
 
 def read_rows(gb: Gradebook, assignment: str, student: str) -> SubmissionRows:
@@ -57,7 +60,7 @@ def read_rows(gb: Gradebook, assignment: str, student: str) -> SubmissionRows:
 
 
 def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
-    """Record a submission's rows (creating the student and submission when needed), in one commit."""
+    """Record a submission's autograded rows (creating the student and submission when needed), in one commit."""
     gb.update_or_create_student(rows.student)
     kwargs = {"timestamp": rows.timestamp} if rows.timestamp else {}
     gb.update_or_create_submission(rows.assignment, rows.student, **kwargs)
@@ -65,16 +68,19 @@ def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
         for grade_id, values in grades.items():
             grade = gb.find_grade(grade_id, notebook, rows.assignment, rows.student)
             for name, value in values.items():
-                setattr(grade, name, value)
+                if name in AUTO_FIELDS:
+                    setattr(grade, name, value)
     for notebook, comments in rows.comments.items():
         for grade_id, values in comments.items():
             comment = gb.find_comment(grade_id, notebook, rows.assignment, rows.student)
             for name, value in values.items():
-                setattr(comment, name, value)
+                if name in AUTO_FIELDS:
+                    setattr(comment, name, value)
     for notebook, values in rows.notebooks.items():
         nb = gb.find_submission_notebook(notebook, rows.assignment, rows.student)
         for name, value in values.items():
-            setattr(nb, name, value)
+            if name in AUTO_FIELDS:
+                setattr(nb, name, value)
     gb.db.commit()
 
 

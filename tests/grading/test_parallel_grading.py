@@ -85,3 +85,21 @@ def test_two_workers_really_shared_the_work(both):
 def test_interleave_spreads_assignments():
     tasks = [Task("a", s) for s in "xyz"] + [Task("b", s) for s in "xy"]
     assert _interleave(tasks) == [Task("a", "x"), Task("b", "x"), Task("a", "y"), Task("b", "y"), Task("a", "z")]
+
+
+def test_regrading_keeps_the_graders_manual_scores(both):
+    """A manual score entered by a grader survives a parallel regrade (workers merge only what autograding writes)."""
+    from nbgrader.api import Gradebook
+
+    course = both["parallel"]["course"]
+    with Gradebook(course.db_url, course.course_id) as gb:
+        grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
+        grade.manual_score = 1.5
+        gb.db.commit()
+    results = {r.student: r for r in grade_tasks(course, [Task(ASSIGNMENT, "dmitri"), Task(ASSIGNMENT, "ana")], 2)}
+    with Gradebook(course.db_url, course.course_id) as gb:
+        grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
+        assert grade.manual_score == 1.5 and grade.auto_score == 0 and grade.needs_manual_grade
+        assert gb.find_submission(ASSIGNMENT, "dmitri").score == 2 + 1.5
+        assert gb.find_submission(ASSIGNMENT, "ana").score == 8
+    assert results["ana"].score == 8

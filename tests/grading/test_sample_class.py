@@ -29,7 +29,7 @@ SUBMITTED = AUTOGRADER / "submitted"
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     out = tmp_path_factory.mktemp("grade")
-    args = ["--out", str(out), "--timeout", "10", "--notebook-timeout", "40"]
+    args = ["--out", str(out), "--timeout", "10", "--notebook-timeout", "25"]
     if not sandbox_available():
         args.append("--unsandboxed")
     assert grade.main(args) == 0
