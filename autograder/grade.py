@@ -34,7 +34,7 @@ from typing import Any
 
 from .course import AUTOGRADER, ROOT, SOLUTIONS, assignments
 from .engine import ATTENTION, Course, SubmissionResult
-from .pool import Task, default_workers, grade_tasks
+from .pool import Task, default_workers, grade_tasks, grade_tasks_dask
 
 
 def find_tasks(submissions: Path, known: list[str], only_assignments: list[str] | None = None,
@@ -84,7 +84,7 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print) -> list[SubmissionResult]:
+        log=print, dask: str | None = None, task_time_limit: float | None = None) -> list[SubmissionResult]:
     """Generate, grade, export, write feedback and the report. Returns the results."""
     from . import feedback, report
     from . import gradebook as gbook
@@ -101,7 +101,11 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
     started = time.perf_counter()
-    results = grade_tasks(course, tasks, workers, on_result=progress)
+    if dask:
+        results = grade_tasks_dask(course, tasks, address=None if dask == "local" else dask, workers=workers,
+                                   time_limit=task_time_limit, on_result=progress)
+    else:
+        results = grade_tasks(course, tasks, workers, on_result=progress)
     elapsed = time.perf_counter() - started
 
     extra = {(r.student, r.assignment): {"status": r.status, "notes": " | ".join(p.text for p in r.problems)}
@@ -140,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: autograder/, the course's own gradebook)")
     parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
     parser.add_argument("--notebook-timeout", type=int, default=None, help="seconds per notebook (default: 120)")
+    parser.add_argument("--dask", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="run the grading tasks on Dask: a LocalCluster (no address) or the scheduler at "
+                             "ADDRESS (tcp://host:8786; needs --db postgresql://...)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="the gradebook: a PostgreSQL URL (postgresql://user@host:port/db); default: SQLite "
+                             "in --out")
     parser.add_argument("--unsandboxed", action="store_true",
                         help="run students' code WITHOUT the sandbox (only for code you trust)")
     args = parser.parse_args(argv)
@@ -156,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     if out != AUTOGRADER.resolve():
         coursedir = {"autograded_directory": str(out / "autograded"), "feedback_directory": str(out / "feedback"),
                      "db_url": f"sqlite:///{out / 'gradebook.db'}"}
+    if args.db:
+        from .pgserver import gradebook_url
+
+        coursedir["db_url"] = gradebook_url(args.db)
     release = Path(tempfile.mkdtemp(prefix="autograder-release-"))
     staging = Path(tempfile.mkdtemp(prefix="autograder-staging-"))
     try:
@@ -168,9 +182,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"No submissions to grade in {_rel(course.submissions)}.")
             return 0
         workers = min(args.workers or default_workers(), len(tasks))
-        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} with {workers} worker(s)"
+        engine = ("" if not args.dask else " on a Dask LocalCluster" if args.dask == "local"
+                  else f" on the Dask scheduler at {args.dask}")
+        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} with {workers} worker(s){engine}"
               f"{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
-        run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory)
+        # A task's hard limit: its notebook's limit plus a minute for kernel start and bookkeeping.
+        task_limit = (args.notebook_timeout or 120) + 60
+        run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
+            dask=args.dask, task_time_limit=task_limit)
     finally:
         shutil.rmtree(release, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)

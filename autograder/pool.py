@@ -188,6 +188,70 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
     return sorted(results, key=lambda r: (r.assignment, r.student))
 
 
+def _dask_grade(job: tuple[CourseSpec, str, str, Task]) -> Graded:
+    """Dask task: grade one submission with this Dask worker's long-lived :class:`Worker`."""
+    from .cluster import per_worker
+
+    spec, db_url, scratch, task = job
+
+    def build() -> Worker:
+        if db_url.startswith("sqlite"):  # each worker process grades into its own copy, merged by the parent
+            return Worker(spec, gbook.copy_database(db_url, Path(scratch) / f"gradebook-{os.getpid()}.db"))
+        return Worker(spec, db_url)  # PostgreSQL takes concurrent writers: write directly
+
+    return per_worker(("pool.Worker", str(spec.root), db_url, scratch), build).grade(task)
+
+
+def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | None = None,
+                     workers: int | None = None, time_limit: float | None = None,
+                     on_result: Callable[[SubmissionResult, int, int], None] | None = None,
+                     client=None) -> list[SubmissionResult]:
+    """Grade ``tasks`` on Dask: a LocalCluster (default) or the scheduler at ``address``.
+
+    The same per-student work as :func:`grade_tasks`, one long-lived :class:`Worker` per
+    Dask worker process. With a SQLite gradebook each worker grades into its own copy and
+    this process merges the rows (only a LocalCluster can share the files); with
+    PostgreSQL every worker writes to the gradebook directly. ``time_limit`` (seconds) is
+    enforced per task inside the worker; a task that fails is graded again here.
+    """
+    from nbgrader.api import Gradebook
+
+    from .cluster import run_on_dask
+
+    tasks = sorted(set(tasks))
+    shared = not course.db_url.startswith("sqlite")
+    if address and not shared:
+        raise ValueError("grading on a Dask cluster needs a PostgreSQL gradebook (--db postgresql://...)")
+    scratch = Path(tempfile.mkdtemp(prefix="autograder-dask-"))
+    results: list[SubmissionResult] = []
+    try:
+        db_url = course.db_url if shared else gbook.copy_database(course.db_url, scratch / "base.db")
+        with Gradebook(course.db_url, course.course_id) as gb:
+            def arrived(outcome) -> None:
+                if outcome.ok:
+                    graded: Graded = outcome.value
+                    if not shared and graded.rows is not None:
+                        gbook.write_rows(gb, graded.rows)
+                    result = graded.result
+                    if getattr(outcome, "timed_out", False):
+                        result.add("time_limit", "grading took longer than its time limit; its kernel was stopped",
+                                   True)
+                else:
+                    task = outcome.task[3]
+                    result = course.autograde(task.assignment, task.student)
+                    result.add("regraded", "a grading worker failed; this submission was graded again on its own")
+                results.append(result)
+                if on_result:
+                    on_result(result, len(results), len(tasks))
+
+            run_on_dask([(course.spec(), db_url, str(scratch), t) for t in _interleave(tasks)], _dask_grade,
+                        address=address, n_workers=workers, time_limit=time_limit, on_outcome=arrived,
+                        client=client)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return sorted(results, key=lambda r: (r.assignment, r.student))
+
+
 def _interleave(tasks: list[Task]) -> list[Task]:
     """Spread each assignment's tasks through the queue (similar notebooks take similar time)."""
     by_assignment: dict[str, list[Task]] = {}
