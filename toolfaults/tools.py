@@ -183,9 +183,14 @@ class MockTool(StructuredTool):
         outcome = self._next_outcome(args, kwargs)
         if isinstance(outcome, Return):
             return outcome.value
+        return self._execute(outcome, lambda: StructuredTool._run(
+            self, *args, config=config, run_manager=run_manager, **kwargs))
+
+    def _execute(self, outcome: Any, call: Callable[[], Any]) -> Any:
+        """Raise a scripted failure, or run the function (``call``)."""
         if _is_failure(outcome):
             _raise(outcome, self.name)
-        return super()._run(*args, config=config, run_manager=run_manager, **kwargs)
+        return call()
 
 
 class WriteTool(MockTool):
@@ -209,21 +214,13 @@ class WriteTool(MockTool):
         super().reset()
         self.effects.clear()
 
-    def _run(
-        self,
-        *args: Any,
-        config: RunnableConfig,
-        run_manager: CallbackManagerForToolRun | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        outcome = self._next_outcome(args, kwargs)
-        if isinstance(outcome, Return):
-            return outcome.value
+    def _execute(self, outcome: Any, call: Callable[[], Any]) -> Any:
+        """A scripted failure strikes before the effect, or after it (the effect happened)."""
         failing = _is_failure(outcome)
         if failing and self.fail == "before":
             _raise(outcome, self.name)
-        result = StructuredTool._run(self, *args, config=config, run_manager=run_manager, **kwargs)
-        self.effects.append(dict(self.calls[-1]))
+        result = call()
+        self.effects.append(dict(self.calls[-1]))  # as recorded (a bare-string input included)
         if failing:
             _raise(outcome, self.name)
         return result
