@@ -8,6 +8,10 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
 
 ``lessons``   how long each lesson notebook in ``course/`` takes to execute
               (nbclient, offline, as the lesson tests run them).
+``sandbox``   kernel start-up plain vs inside the grading sandbox (bubblewrap): the
+              overhead per graded notebook.
+``dask``      the same class graded by the worker pool and on a Dask LocalCluster
+              (started before timing): throughput ratio and identical scores.
 ``grading``   a class of at least 24 submissions from the sample class, graded one at
               a time and then by the worker pool, in scratch courses with the same
               settings as `make grade`, alternating for ``--repeat`` rounds (the best
@@ -168,9 +172,79 @@ def _figure(seq: float, par: float, workers: int, n: int, path: Path) -> Path:
     return path
 
 
+# -- sandbox ----------------------------------------------------------------------------------
+def bench_sandbox(args: argparse.Namespace) -> dict[str, Any]:
+    """Kernel start-up plain vs in the bubblewrap sandbox: the sandbox's cost per graded notebook."""
+    from .sandbox import SandboxUnavailable, check_sandbox, startup_overhead
+
+    try:
+        check_sandbox()
+    except SandboxUnavailable as err:
+        print(f"  skipped: {str(err).splitlines()[0]}")
+        return {"skipped": str(err).splitlines()[0]}
+    f = startup_overhead(runs=max(3, args.repeat * 2))
+    print(f"  kernel start-up: plain {f['plain_s'] * 1000:.0f} ms, sandboxed {f['sandboxed_s'] * 1000:.0f} ms; "
+          f"overhead {f['overhead_s'] * 1000:+.0f} ms per notebook (x{f['ratio']:.2f}, best of {f['runs']}; "
+          f"medians {f['median_plain_s'] * 1000:.0f} vs {f['median_sandboxed_s'] * 1000:.0f} ms)")
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in f.items()}
+
+
+# -- dask -------------------------------------------------------------------------------------
+def bench_dask(args: argparse.Namespace) -> dict[str, Any]:
+    """The same class graded by the worker pool (`make grade`'s default) and on a Dask LocalCluster."""
+    from distributed import Client
+
+    from .cluster import local_cluster
+    from .grade import grading_settings, make_course
+    from .pool import default_workers, grade_tasks, grade_tasks_dask
+    from .sandbox import SandboxUnavailable
+
+    submissions = Path(args.submitted)
+    tasks = bench_tasks(submissions, args.submissions)
+    workers = args.workers or default_workers()
+    try:
+        settings = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout)
+    except SandboxUnavailable:
+        settings = grading_settings(unsandboxed=True, stream=sys.stdout)
+    times: dict[str, list[float]] = {"pool": [], "dask": []}
+    scores: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp, local_cluster(workers) as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        print(f"  {len(tasks)} submissions, {workers} workers; the LocalCluster is started before timing")
+        for round_ in range(1, args.repeat + 1):
+            for mode in ("pool", "dask"):
+                root = Path(tmp) / f"{mode}-{round_}"
+                root.mkdir()
+                course = make_course(settings, root / "release", root=root, submissions=submissions,
+                                     staging=root / "staging", autograded_directory="autograded",
+                                     feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
+                for assignment in sorted({t.assignment for t in tasks}):
+                    course.generate(assignment)
+                print(f"  round {round_}, {mode}... ", end="", flush=True)
+                started = time.perf_counter()
+                if mode == "pool":
+                    results = grade_tasks(course, tasks, workers)
+                else:
+                    results = grade_tasks_dask(course, tasks, client=client)
+                seconds = time.perf_counter() - started
+                print(f"{seconds:.1f} s  [{load()}]", flush=True)
+                times[mode].append(round(seconds, 2))
+                scores[mode] = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
+    best_pool, best_dask = min(times["pool"]), min(times["dask"])
+    identical = scores["pool"] == scores["dask"]
+    print(f"  Dask LocalCluster vs worker pool: {best_pool / best_dask:.2f}x throughput "
+          f"({len(tasks) / best_dask:.2f} vs {len(tasks) / best_pool:.2f} submissions/s, best of {args.repeat}); "
+          f"scores identical: {'yes' if identical else 'NO'}")
+    return {"submissions": len(tasks), "workers": workers, "pool_seconds": times["pool"],
+            "dask_seconds": times["dask"], "dask_vs_pool": round(best_pool / best_dask, 3),
+            "identical_scores": identical}
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "lessons": bench_lessons,
     "grading": bench_grading,
+    "sandbox": bench_sandbox,
+    "dask": bench_dask,
 }
 
 
