@@ -108,15 +108,20 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
         results = grade_tasks(course, tasks, workers, on_result=progress)
     elapsed = time.perf_counter() - started
 
-    extra = {(r.student, r.assignment): {"status": r.status, "notes": " | ".join(p.text for p in r.problems)}
-             for r in results}
     table = gbook.scores(course.db_url, course.course_id)
+    reports = out / "reports"
+    # A partial run (--student, --assignment) updates the class's results, it does not replace them.
+    everyone = {(r.student, r.assignment): r for r in _previous(reports / "results.json")}
+    everyone.update({(r.student, r.assignment): r for r in results})
+    in_gradebook = {(row["student"], row["assignment"]) for row in table if row["submitted"]}
+    class_results = [everyone[key] for key in sorted(everyone) if key in in_gradebook]
+    extra = {(r.student, r.assignment): {"status": r.status, "notes": " | ".join(p.text for p in r.problems)}
+             for r in class_results}
     csv_path = gbook.export_csv(out / "grades.csv", table, extra)
     for r in results:
         feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
-    reports = out / "reports"
-    report.save_results(results, reports / "results.json")
-    page = report.render(results, reports)
+    report.save_results(class_results, reports / "results.json")
+    page = report.render(class_results, reports)
 
     attention = [r for r in results if r.status == ATTENTION]
     log(f"\nGraded {len(results)} submission(s) of {len({r.student for r in results})} student(s) "
@@ -125,6 +130,16 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
         log(f"  ! {r.student}/{r.assignment}: " + "; ".join(p.text for p in r.problems if p.attention))
     log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
     return results
+
+
+def _previous(path: Path) -> list[SubmissionResult]:
+    """The results of earlier runs (none when missing or unreadable)."""
+    from .report import load_results
+
+    try:
+        return load_results(path) if path.exists() else []
+    except (ValueError, TypeError, KeyError):
+        return []
 
 
 def _rel(path: Path) -> str:

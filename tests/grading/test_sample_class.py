@@ -150,3 +150,18 @@ def test_class_report(graded):
     for student, assignment in attention:
         assert html.escape(student) in page
     assert "Score distribution" in page and "What the class got wrong" in page
+
+
+def test_a_partial_regrade_updates_the_class_without_losing_it(graded):
+    """Regrading one submission (--student/--assignment) keeps everyone else's results, statuses and report."""
+    out = graded["out"]
+    args = ["--out", str(out), "--timeout", "10", "--student", "ana", "--assignment", "05_fallback_and_degradation"]
+    if not sandbox_available():
+        args.append("--unsandboxed")
+    assert grade.main(args) == 0
+    results = json.loads((out / "reports" / "results.json").read_text())
+    assert len(results) == len(graded["results"])
+    with (out / "grades.csv").open() as fh:
+        statuses = [row["status"] for row in csv.DictReader(fh)]
+    expected = sum(r["status"] == "needs attention" for r in graded["results"].values())
+    assert statuses.count("needs attention") == expected
