@@ -98,5 +98,5 @@ clean-notebooks: $(STAMP) ## Strip outputs and execution counts from every noteb
 	$(RUN) $(BIN)/python -m autograder.notebooks clean
 
 clean: ## Remove the venv, caches and grading by-products (keeps sample submissions)
-	rm -rf $(VENV) .pytest_cache autograder/gradebook.db autograder/autograded autograder/feedback autograder/reports
+	rm -rf $(VENV) .pytest_cache autograder/gradebook.db autograder/grades.csv autograder/autograded autograder/feedback autograder/reports
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -38,3 +38,11 @@ c.Execute.raise_on_iopub_timeout = False
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 
+
+# nbgrader's own feedback (`nbgrader generate_feedback`, the formgrader) would show the
+# hidden tests restored in the autograded copy: strip them. `make grade` writes its own
+# feedback pages instead, built from test descriptions and messages only.
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]

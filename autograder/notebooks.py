@@ -21,7 +21,7 @@ NOISE_CELL_KEYS = ("execution", "collapsed", "scrolled")
 
 
 def tracked_notebooks(root: Path = ROOT) -> list[Path]:
-    """Every notebook git tracks or would track (untracked but not ignored)."""
+    """Every notebook git tracks or would track (untracked but not ignored), sample submissions aside."""
     out = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.ipynb"],
         cwd=root,
@@ -29,7 +29,10 @@ def tracked_notebooks(root: Path = ROOT) -> list[Path]:
         text=True,
         check=True,
     ).stdout
-    return sorted(root / p for p in out.split() if (root / p).exists())
+    # Sample submissions are students' files as handed in (one is not even valid JSON on
+    # purpose): the grader copes with them, hygiene does not apply.
+    return sorted(root / p for p in out.split()
+                  if (root / p).exists() and not p.startswith("autograder/submitted/"))
 
 
 def problems(nb: nbformat.NotebookNode) -> list[str]:
