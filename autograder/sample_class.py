@@ -59,7 +59,7 @@ CLASS: dict[str, dict[str, str]] = {
     "goran": {A03: "solution", A04: "loop", A05: "wrong:catches_network_errors_only"},
     "hana": {A03: "exit_cell", A04: "os_exit", A05: "solution", A06: "wrong:ignores_invalid_tool_calls"},
     "ivan": {A04: "stuck", A05: "chatty", A06: "no_test"},
-    "julia": {A03: "no_answer", A04: "edited_test", A05: "right:recursive"},
+    "julia": {A03: "no_answer", A04: "edited_test", A05: "right:recursive", A06: "not_json"},
     "kofi": {A03: "renamed", A04: "missing", A06: "solution"},
     "lena": {A03: "wrong:swapped_formulas", A04: "tamper", A06: "tamper"},
     "mateo": {A03: "wrong:leaks_traceback", A04: "wrong:catches_oserror", A05: "wrong:raises_when_all_fail",
@@ -72,6 +72,7 @@ EXPECT = {
     "syntax": "syntax_error", "loop": "timeout", "stuck": "endless", "exit_cell": "sys_exit",
     "os_exit": "kernel_died", "chatty": "huge_output", "no_test": "test_deleted", "edited_test": "test_edited",
     "no_answer": "answer_deleted", "renamed": "renamed", "missing": "missing_notebook", "tamper": "tampered",
+    "not_json": "invalid_notebook",
 }
 
 TAMPER = {
@@ -204,6 +205,9 @@ def build_submission(assignment: str, recipe: str, released: nbformat.NotebookNo
         nb = solved()
         del nb.cells[_index(nb, cell)]
         return {name: nb}
+    if k == "not_json":  # a half-written file: the editor crashed while saving
+        text = nbformat.writes(solved())
+        return {name: text[: len(text) // 2]}
     if k == "renamed":
         return {f"{assignment}-Copy1.ipynb": solved()}
     if k == "missing":
