@@ -43,6 +43,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
 lab: $(STAMP) ## Start JupyterLab on the course's first page
+	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
 	$(LAB)
 
 test: $(STAMP) ## Run every check: package, notebooks, exercises, grader fairness, lessons, grading, browser (if Chromium is installed)

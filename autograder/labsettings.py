@@ -1,10 +1,20 @@
-"""Write JupyterLab's settings overrides for the course (no news or update pop-ups).
+"""Set up JupyterLab for learners: no news pop-ups, no nbgrader instructor tools.
 
-    python -m autograder.labsettings PREFIX   # writes PREFIX/share/jupyter/lab/settings/overrides.json
+    python -m autograder.labsettings PREFIX   # writes into the environment at PREFIX
 
-`make setup` runs it for .venv and Binder's postBuild for its environment, so a
-learner opens the course without a "get notified about Jupyter news?" dialog
-(`--LabApp.news_url=None` does not stop that one).
+`make setup` and `make lab` run it for .venv, and Binder's postBuild for its
+environment. It writes two files of that environment:
+
+- ``share/jupyter/lab/settings/overrides.json``: a learner opens the course without a
+  "get notified about Jupyter news?" dialog (``--LabApp.news_url=None`` does not stop
+  that one);
+- ``etc/jupyter/labconfig/page_config.json``: nbgrader's instructor parts of the
+  JupyterLab extension (the Create Assignment sidebar, the Formgrader, the
+  assignment and course lists that need an exchange, and the Nbgrader menu that
+  opens them) are disabled, so learners see only what is theirs: the **Validate**
+  button of nbgrader stays. Instructors grade with ``make grade`` (see
+  docs/instructors.md); ``jupyter labextension enable @jupyter/nbgrader:menu`` (and
+  the others) brings them back in this environment.
 """
 
 from __future__ import annotations
@@ -17,15 +27,39 @@ OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
 }
 
+# nbgrader 0.9.6's JupyterLab plugins, except "@jupyter/nbgrader:validate-assignment".
+INSTRUCTOR_PLUGINS = (
+    "@jupyter/nbgrader:menu",
+    "@jupyter/nbgrader:create-assignment",
+    "@jupyter/nbgrader:formgrader",
+    "@jupyter/nbgrader:assignment-list",
+    "@jupyter/nbgrader:course-list",
+)
 
-def write(prefix: Path) -> Path:
-    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+
+def _update(path: Path, change) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     current = json.loads(path.read_text()) if path.exists() else {}
-    current.update(OVERRIDES)
-    path.write_text(json.dumps(current, indent=2) + "\n")
+    change(current)
+    text = json.dumps(current, indent=2) + "\n"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
     return path
 
 
+def write(prefix: Path) -> list[Path]:
+    prefix = Path(prefix)
+
+    def disable(config: dict) -> None:
+        disabled = config.setdefault("disabledExtensions", {})
+        disabled.update({plugin: True for plugin in INSTRUCTOR_PLUGINS})
+
+    return [
+        _update(prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json", lambda c: c.update(OVERRIDES)),
+        _update(prefix / "etc" / "jupyter" / "labconfig" / "page_config.json", disable),
+    ]
+
+
 if __name__ == "__main__":
-    print(f"wrote {write(Path(sys.argv[1] if len(sys.argv) > 1 else sys.prefix))}")
+    for written in write(Path(sys.argv[1] if len(sys.argv) > 1 else sys.prefix)):
+        print(f"wrote {written}")

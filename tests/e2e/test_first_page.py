@@ -19,6 +19,12 @@ def test_first_page_opens_and_links_to_first_lesson(lab):
     link = page.locator(f'.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="{FIRST_LESSON}"]').first
     link.wait_for()
     lab.shot("first-page")
+    # Learners get nbgrader's Validate button (tests/e2e/test_exercise_validate.py), not its instructor tools.
+    page.locator('.lm-MenuBar-itemLabel:text-is("Help")').wait_for()
+    instructor = {"the Nbgrader menu": '.lm-MenuBar-itemLabel:text-is("Nbgrader")',
+                  "the Create Assignment sidebar": '#nbgrader-create_assignemnt, [data-id="nbgrader-create_assignemnt"]'}
+    shown = [name for name, selector in instructor.items() if page.locator(selector).count()]
+    assert not shown, f"learners see nbgrader's instructor tools: {shown} (see autograder/labsettings.py)"
     link.click()
     tab = page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{FIRST_LESSON}")')
     tab.wait_for()
