@@ -1,7 +1,7 @@
 """Speed figures, measured in one run (what `make bench` prints).
 
     python -m autograder.bench                  # every section
-    python -m autograder.bench grading          # only some sections: lessons, grading
+    python -m autograder.bench grading          # only some sections: lessons, grading, sandbox
     python -m autograder.bench grading --submissions 30 --workers 2
 
 Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones there):
@@ -10,13 +10,12 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
               (nbclient, offline, as the lesson tests run them).
 ``sandbox``   kernel start-up plain vs inside the grading sandbox (bubblewrap): the
               overhead per graded notebook.
-``dask``      the same class graded by the worker pool and on a Dask LocalCluster
-              (started before timing): throughput ratio and identical scores.
 ``grading``   a class of at least 24 submissions from the sample class, graded one at
-              a time and then by the worker pool, in scratch courses with the same
-              settings as `make grade`, alternating for ``--repeat`` rounds (the best
-              time of each way counts; every round is printed): the ratio, and whether
-              the scores are identical.
+              a time, on a Dask LocalCluster (`make grade`'s default; the cluster's
+              start-up is inside the timing) and by a plain pool of worker processes,
+              in scratch courses with the same settings as `make grade`, alternating
+              for ``--repeat`` rounds (the best time of each way counts; every round is
+              printed): throughput, the ratios, and whether the scores are identical.
 
 On a shared machine the figures move with the load: the load average is printed
 next to each section, and both grading runs happen back to back in one process.
@@ -92,9 +91,17 @@ def bench_tasks(submissions: Path, count: int) -> list:
     return sorted(picked)
 
 
+MODES = {  # name in the output: (label, what `make grade` runs)
+    "sequential": "one at a time (--workers 1)",
+    "dask": "Dask LocalCluster (the default)",
+    "processes": "worker processes (--engine processes)",
+}
+
+
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
+    """One class graded one at a time, on a Dask LocalCluster (`make grade`'s default) and by a process pool."""
     from .grade import grading_settings, make_course
-    from .pool import default_workers, grade_tasks
+    from .pool import default_workers, grade_tasks, grade_tasks_dask
 
     submissions = Path(args.submitted)
     tasks = bench_tasks(submissions, args.submissions)
@@ -108,11 +115,12 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
         print(f"  (no sandbox here, measuring unsandboxed: {str(err).splitlines()[0]})")
         settings, sandboxed = grading_settings(unsandboxed=True, stream=sys.stdout), False
     print(f"  {len(tasks)} submissions of {len({t.student for t in tasks})} students, "
-          f"{len({t.assignment for t in tasks})} assignments; {'sandboxed' if sandboxed else 'unsandboxed'} kernels")
+          f"{len({t.assignment for t in tasks})} assignments; {'sandboxed' if sandboxed else 'unsandboxed'} kernels; "
+          f"{workers} workers; the LocalCluster is started inside the timing, as `make grade` does")
     runs: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         for round_ in range(1, args.repeat + 1):
-            for mode, n in (("sequential", 1), ("parallel", workers)):
+            for mode in MODES:
                 root = Path(tmp) / f"{mode}-{round_}"
                 root.mkdir()
                 course = make_course(settings, root / "release", root=root, submissions=submissions,
@@ -120,51 +128,64 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                                      feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
                 for assignment in sorted({t.assignment for t in tasks}):
                     course.generate(assignment)
-                print(f"  round {round_}, {mode} ({n} worker{'s' if n > 1 else ''})... ", end="", flush=True)
+                print(f"  round {round_}, {MODES[mode]}... ", end="", flush=True)
                 started = time.perf_counter()
-                results = grade_tasks(course, tasks, n)
+                if mode == "dask":
+                    results = grade_tasks_dask(course, tasks, workers=workers)
+                else:
+                    results = grade_tasks(course, tasks, 1 if mode == "sequential" else workers)
                 seconds = time.perf_counter() - started
-                print(f"{seconds:.1f} s ({seconds / len(tasks):.2f} s per submission)  [{load()}]", flush=True)
-                run = runs.setdefault(mode, {"workers": n, "times": [], "scores": None, "same": True})
+                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s)  [{load()}]", flush=True)
+                run = runs.setdefault(mode, {"times": [], "scores": None, "same": True})
                 run["times"].append(round(seconds, 2))
                 scores = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
                 run["same"] = run["same"] and (run["scores"] is None or run["scores"] == scores)
                 run["scores"] = scores
-    seq, par = runs["sequential"], runs["parallel"]
-    best_seq, best_par = min(seq["times"]), min(par["times"])
-    ratio = best_seq / best_par if best_par else float("nan")
-    ratios = [s / p for s, p in zip(seq["times"], par["times"])]
-    identical = seq["scores"] == par["scores"] and seq["same"] and par["same"]
-    print(f"  speed-up: {ratio:.2f}x with {workers} workers, best of {args.repeat} "
-          f"(each round: {', '.join(f'{r:.2f}x' for r in ratios)}; goal: 1.7x on 2 cores); "
-          f"scores identical: {'yes' if identical else 'NO'}")
+    best = {mode: min(run["times"]) for mode, run in runs.items()}
+    ratio = {f"{a}_vs_{b}": round(best[b] / best[a], 3) for a, b in
+             (("dask", "sequential"), ("processes", "sequential"), ("dask", "processes"))}
+    per_round = [round(s / d, 3) for s, d in zip(runs["sequential"]["times"], runs["dask"]["times"])]
+    reference = runs["sequential"]["scores"]
+    identical = all(run["same"] and run["scores"] == reference for run in runs.values())
+    print(f"  throughput, best of {args.repeat} (submissions/s): "
+          + ", ".join(f"{MODES[m]} {len(tasks) / best[m]:.2f}" for m in MODES))
+    print(f"  Dask LocalCluster vs one at a time: {ratio['dask_vs_sequential']:.2f}x "
+          f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.7x on 2 cores)")
+    print(f"  Dask LocalCluster vs worker processes: {ratio['dask_vs_processes']:.2f}x; "
+          f"worker processes vs one at a time: {ratio['processes_vs_sequential']:.2f}x")
+    print(f"  scores identical in every run: {'yes' if identical else 'NO'}")
     if not identical:
-        for key in sorted(seq["scores"]):
-            if seq["scores"][key] != par["scores"].get(key):
-                print(f"    {key}: sequential {seq['scores'][key]} vs parallel {par['scores'].get(key)}")
-    figure = _figure(best_seq, best_par, workers, len(tasks), REPORTS / "bench_grading.png")
+        for mode, run in runs.items():
+            for key in sorted(reference):
+                if run["scores"].get(key) != reference[key]:
+                    print(f"    {key}: one at a time {reference[key]} vs {mode} {run['scores'].get(key)}")
+    figure = _figure(best, workers, len(tasks), REPORTS / "bench_grading.png")
     print(f"  figure: {figure.relative_to(ROOT) if figure.is_relative_to(ROOT) else figure}")
     return {"submissions": len(tasks), "workers": workers, "sandboxed": sandboxed,
-            "sequential_seconds": seq["times"], "parallel_seconds": par["times"],
-            "speedup": round(ratio, 3), "speedup_per_round": [round(r, 3) for r in ratios],
-            "identical_scores": identical}
+            **{f"{mode}_seconds": run["times"] for mode, run in runs.items()},
+            **ratio, "dask_vs_sequential_per_round": per_round, "identical_scores": identical}
 
 
-def _figure(seq: float, par: float, workers: int, n: int, path: Path) -> Path:
+def _figure(best: dict[str, float], workers: int, n: int, path: Path) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(6.5, 2.6))
-    labels = ["one at a time", f"{workers} workers"]
-    bars = ax.barh(labels[::-1], [par, seq], color=["#2da44e", "#8c959f"])
-    for bar, value in zip(bars, [par, seq]):
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    modes = list(MODES)[::-1]
+    labels = [MODES[m].replace(" (", "\n(") for m in modes]
+    values = [best[m] for m in modes]
+    colours = {"sequential": "#8c959f", "dask": "#2da44e", "processes": "#57606a"}
+    bars = ax.barh(labels, values, color=[colours[m] for m in modes])
+    for bar, value in zip(bars, values):
         ax.text(value, bar.get_y() + bar.get_height() / 2, f" {value:.0f} s", va="center", fontsize=9)
     ax.set_xlabel("seconds to grade the class")
-    ax.set_xlim(0, max(seq, par) * 1.25)
-    ax.set_title(f"Grading {n} submissions: {seq / par:.2f}x faster with {workers} workers", fontsize=10, loc="left")
+    ax.set_xlim(0, max(values) * 1.25)
+    ax.tick_params(axis="y", labelsize=8)
+    ax.set_title(f"Grading {n} submissions: {best['sequential'] / best['dask']:.2f}x faster on a "
+                 f"{workers}-worker LocalCluster", fontsize=10, loc="left")
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -189,62 +210,10 @@ def bench_sandbox(args: argparse.Namespace) -> dict[str, Any]:
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in f.items()}
 
 
-# -- dask -------------------------------------------------------------------------------------
-def bench_dask(args: argparse.Namespace) -> dict[str, Any]:
-    """The same class graded by the worker pool (`make grade`'s default) and on a Dask LocalCluster."""
-    from distributed import Client
-
-    from .cluster import local_cluster
-    from .grade import grading_settings, make_course
-    from .pool import default_workers, grade_tasks, grade_tasks_dask
-    from .sandbox import SandboxUnavailable
-
-    submissions = Path(args.submitted)
-    tasks = bench_tasks(submissions, args.submissions)
-    workers = args.workers or default_workers()
-    try:
-        settings = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout)
-    except SandboxUnavailable:
-        settings = grading_settings(unsandboxed=True, stream=sys.stdout)
-    times: dict[str, list[float]] = {"pool": [], "dask": []}
-    scores: dict[str, dict[str, Any]] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp, local_cluster(workers) as cluster, \
-            Client(cluster, set_as_default=False) as client:
-        print(f"  {len(tasks)} submissions, {workers} workers; the LocalCluster is started before timing")
-        for round_ in range(1, args.repeat + 1):
-            for mode in ("pool", "dask"):
-                root = Path(tmp) / f"{mode}-{round_}"
-                root.mkdir()
-                course = make_course(settings, root / "release", root=root, submissions=submissions,
-                                     staging=root / "staging", autograded_directory="autograded",
-                                     feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
-                for assignment in sorted({t.assignment for t in tasks}):
-                    course.generate(assignment)
-                print(f"  round {round_}, {mode}... ", end="", flush=True)
-                started = time.perf_counter()
-                if mode == "pool":
-                    results = grade_tasks(course, tasks, workers)
-                else:
-                    results = grade_tasks_dask(course, tasks, client=client)
-                seconds = time.perf_counter() - started
-                print(f"{seconds:.1f} s  [{load()}]", flush=True)
-                times[mode].append(round(seconds, 2))
-                scores[mode] = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
-    best_pool, best_dask = min(times["pool"]), min(times["dask"])
-    identical = scores["pool"] == scores["dask"]
-    print(f"  Dask LocalCluster vs worker pool: {best_pool / best_dask:.2f}x throughput "
-          f"({len(tasks) / best_dask:.2f} vs {len(tasks) / best_pool:.2f} submissions/s, best of {args.repeat}); "
-          f"scores identical: {'yes' if identical else 'NO'}")
-    return {"submissions": len(tasks), "workers": workers, "pool_seconds": times["pool"],
-            "dask_seconds": times["dask"], "dask_vs_pool": round(best_pool / best_dask, 3),
-            "identical_scores": identical}
-
-
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "lessons": bench_lessons,
     "grading": bench_grading,
     "sandbox": bench_sandbox,
-    "dask": bench_dask,
 }
 
 
@@ -255,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--submissions", type=int, default=24, help="submissions in the grading benchmark (24)")
     parser.add_argument("--workers", type=int, default=None, help="workers of the parallel run (default: cores)")
     parser.add_argument("--repeat", type=int, default=2,
-                        help="rounds of (one at a time, parallel), alternating; the best of each counts (2)")
+                        help="rounds of (one at a time, Dask, processes), alternating; the best of each counts (2)")
     parser.add_argument("--submitted", default=str(AUTOGRADER / "submitted"), help="the class to grade")
     parser.add_argument("--unsandboxed", action="store_true", help="grade without the sandbox")
     args = parser.parse_args(argv)

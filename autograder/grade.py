@@ -1,17 +1,21 @@
 """Grade the whole class in one command (what `make grade` runs).
 
-    python -m autograder.grade                   # every submission, on every core
-    python -m autograder.grade --workers 1       # one at a time
+    python -m autograder.grade                   # every submission, on a Dask LocalCluster, one worker per core
+    python -m autograder.grade --workers 1       # one at a time, in this process
     python -m autograder.grade --assignment 04_retry_with_backoff --student ana
+    python -m autograder.grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
 
 Reads ``autograder/submitted/<student>/<assignment>/<notebook>.ipynb`` (never
 modifies it), then:
 
 1. generates every assignment that has submissions, once (into a scratch release
    folder: ``exercises/`` is left alone), recording it in the gradebook;
-2. autogrades every submission with long-lived worker processes
-   (:func:`autograder.pool.grade_tasks`), each notebook in its own kernel, in the
-   bubblewrap sandbox of :mod:`autograder.sandbox` when it can run here;
+2. autogrades every submission as one task per student and assignment on Dask
+   (:func:`autograder.pool.grade_tasks_dask`): a LocalCluster of long-lived worker
+   processes by default, or the workers of a running scheduler (``--scheduler``), the
+   same code path; each notebook in its own kernel, in the bubblewrap sandbox of
+   :mod:`autograder.sandbox` when it can run here. The gradebook is SQLite in
+   ``autograder/`` by default, PostgreSQL with ``--db``;
 3. writes ``autograder/grades.csv`` (student, assignment, score, max_score, status,
    notes) from the gradebook, the feedback of every student
    (``autograder/feedback/<student>/<assignment>/``, no test source), the results
@@ -83,9 +87,19 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
                   release_directory=str(release), **coursedir)
 
 
+ENGINES = ("dask", "processes")
+
+
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print, dask: str | None = None, task_time_limit: float | None = None) -> list[SubmissionResult]:
-    """Generate, grade, export, write feedback and the report. Returns the results."""
+        log=print, engine: str = "dask", scheduler: str | None = None,
+        task_time_limit: float | None = None) -> list[SubmissionResult]:
+    """Generate, grade, export, write feedback and the report. Returns the results.
+
+    ``engine``: ``"dask"`` (a LocalCluster of ``workers`` processes, or the Dask
+    ``scheduler`` at that address) or ``"processes"`` (a plain pool of worker
+    processes, no Dask). With one worker and no scheduler, submissions are graded one
+    at a time in this process.
+    """
     from . import feedback, report
     from . import gradebook as gbook
 
@@ -101,11 +115,13 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
     started = time.perf_counter()
-    if dask:
-        results = grade_tasks_dask(course, tasks, address=None if dask == "local" else dask, workers=workers,
+    if engine == "dask" and (scheduler or workers > 1):
+        results = grade_tasks_dask(course, tasks, address=scheduler, workers=workers,
                                    time_limit=task_time_limit, on_result=progress)
+    elif engine in ENGINES:
+        results = grade_tasks(course, tasks, workers, on_result=progress)  # one worker: in this process
     else:
-        results = grade_tasks(course, tasks, workers, on_result=progress)
+        raise ValueError(f"unknown grading engine {engine!r} (one of {', '.join(ENGINES)})")
     elapsed = time.perf_counter() - started
 
     table = gbook.scores(course.db_url, course.course_id)
@@ -125,7 +141,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
 
     attention = [r for r in results if r.status == ATTENTION]
     log(f"\nGraded {len(results)} submission(s) of {len({r.student for r in results})} student(s) "
-        f"in {elapsed:.1f} s with {workers} worker(s); {len(attention)} need attention.")
+        f"in {elapsed:.1f} s; {len(attention)} need attention.")
     for r in attention:
         log(f"  ! {r.student}/{r.assignment}: " + "; ".join(p.text for p in r.problems if p.attention))
     log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
@@ -149,7 +165,9 @@ def _rel(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.grade", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, default=None, help=f"worker processes (default: cores = {default_workers()})")
+    parser.add_argument("--workers", type=int, default=None,
+                        help=f"parallel workers: of the LocalCluster, or processes (default: one per core = {default_workers()}); "
+                             "1 grades one submission at a time in this process")
     parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
     parser.add_argument("--submissions", type=Path, default=AUTOGRADER / "submitted",
@@ -159,15 +177,25 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: autograder/, the course's own gradebook)")
     parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
     parser.add_argument("--notebook-timeout", type=int, default=None, help="seconds per notebook (default: 120)")
-    parser.add_argument("--dask", nargs="?", const="local", default=None, metavar="ADDRESS",
-                        help="run the grading tasks on Dask: a LocalCluster (no address) or the scheduler at "
-                             "ADDRESS (tcp://host:8786; needs --db postgresql://...)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the grading tasks on the workers of the running Dask scheduler at ADDRESS "
+                             "(tcp://host:8786; needs --db postgresql://...) instead of a LocalCluster")
+    parser.add_argument("--engine", choices=ENGINES, default="dask",
+                        help="dask (default): a Dask LocalCluster, or --scheduler; processes: a plain pool of "
+                             "worker processes without Dask")
     parser.add_argument("--db", default=None, metavar="URL",
                         help="the gradebook: a PostgreSQL URL (postgresql://user@host:port/db); default: SQLite "
                              "in --out")
     parser.add_argument("--unsandboxed", action="store_true",
                         help="run students' code WITHOUT the sandbox (only for code you trust)")
     args = parser.parse_args(argv)
+    if args.scheduler and args.engine != "dask":
+        parser.error("--scheduler runs on Dask; leave out --engine processes")
+    if args.scheduler and not (args.db or "").startswith("postgres"):
+        parser.error("grading on a Dask scheduler needs a gradebook every worker can reach: "
+                     "add --db postgresql://user@host:port/database")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be 1 or more")
 
     from .sandbox import SandboxUnavailable
 
@@ -197,14 +225,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"No submissions to grade in {_rel(course.submissions)}.")
             return 0
         workers = min(args.workers or default_workers(), len(tasks))
-        engine = ("" if not args.dask else " on a Dask LocalCluster" if args.dask == "local"
-                  else f" on the Dask scheduler at {args.dask}")
-        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} with {workers} worker(s){engine}"
-              f"{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
+        if args.scheduler:
+            how = f"on the workers of the Dask scheduler at {args.scheduler}"
+        elif workers == 1:
+            how = "one at a time"
+        elif args.engine == "dask":
+            how = f"on a Dask LocalCluster of {workers} workers"
+        else:
+            how = f"with {workers} worker processes"
+        gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
+        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} {how}, "
+              f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
         # A task's hard limit: its notebook's limit plus a minute for kernel start and bookkeeping.
         task_limit = (args.notebook_timeout or 120) + 60
         run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
-            dask=args.dask, task_time_limit=task_limit)
+            engine=args.engine, scheduler=args.scheduler, task_time_limit=task_limit)
     finally:
         shutil.rmtree(release, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)

@@ -168,8 +168,7 @@ def figure_overview(results: list[SubmissionResult], path: Path) -> str:
     fig, ax = plt.subplots(figsize=(1.6 * len(assignments) + 2.5, 0.32 * len(students) + 1.4))
     from matplotlib.colors import LinearSegmentedColormap
 
-    cmap = LinearSegmentedColormap.from_list("score", [RED, "#f6e05e", GREEN])
-    cmap.set_bad("#eaeef2")
+    cmap = LinearSegmentedColormap.from_list("score", [RED, "#f6e05e", GREEN]).with_extremes(bad="#eaeef2")
     image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=100, aspect="auto")
     for i, j, text in marks:
         ax.text(j, i, text, ha="center", va="center", fontsize=7)

@@ -2,5 +2,38 @@
 
 import os
 
+import pytest
+
 # Never use a real model in tests, even if the developer has a key set.
 os.environ["TOOLFAULTS_MODE"] = "offline"
+
+# Shorter limits than the course's for grading the sample class, so that its endless
+# loops cost seconds, not minutes (every run compared with it uses the same).
+SAMPLE_CLASS_LIMITS = ["--timeout", "10", "--notebook-timeout", "25"]
+
+
+@pytest.fixture(scope="session")
+def sample_class_graded(tmp_path_factory):
+    """The sample class (autograder/submitted) graded once, as `make grade` grades it by default.
+
+    The grade command's default path: a Dask LocalCluster (one worker per core), the
+    SQLite gradebook, sandboxed kernels when the sandbox can run here. Returns the
+    output folder, the results by (student, assignment) and the rows of grades.csv as
+    they were right after the run (later tests may regrade into the same folder).
+    """
+    import csv
+    import json
+
+    from autograder import grade
+    from autograder.sandbox import sandbox_available
+
+    out = tmp_path_factory.mktemp("grade")
+    args = ["--out", str(out), *SAMPLE_CLASS_LIMITS]
+    if not sandbox_available():
+        args.append("--unsandboxed")
+    assert grade.main(args) == 0
+    results = json.loads((out / "reports" / "results.json").read_text())
+    with (out / "grades.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return {"out": out, "results": {(r["student"], r["assignment"]): r for r in results}, "grades": rows,
+            "args": args}

@@ -1,63 +1,79 @@
-"""`make grade` on Dask with a PostgreSQL gradebook gives the grades of the default path.
+"""`make grade` with a PostgreSQL gradebook gives the grades of the default path, for the whole sample class.
 
-Runs the grade command itself twice on one assignment of the sample class shipped in
-the repo: once as `make grade` does by default (worker processes, SQLite gradebook),
-once with ``--dask`` (a LocalCluster) and ``--db`` (a throwaway PostgreSQL server on
-loopback). Every student's score and status must be the same.
+The default path of the grade command is a Dask LocalCluster with the SQLite gradebook
+(the ``sample_class_graded`` fixture of ``tests/conftest.py`` grades the sample class
+shipped in the repo that way). Here the grade command itself runs again on the same
+class, on a LocalCluster of two workers with ``--db`` pointing at a throwaway
+PostgreSQL server on loopback: every student's score, status and every test's points
+must be the same. (``tests/cluster/test_cluster.py`` compares the cluster path with a
+sequential SQLite run test by test; ``tests/grading/test_parallel_grading.py`` compares
+both parallel engines with a sequential run, gradebook row by row.)
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from autograder.course import AUTOGRADER, ROOT
+from autograder.course import AUTOGRADER, ROOT, assignments
+from tests.conftest import SAMPLE_CLASS_LIMITS
 from tests.sandbox.probe_assignment import required
 
 pytestmark = pytest.mark.slow
 
-ASSIGNMENT = "05_fallback_and_degradation"
 
-
-def _grade(out: Path, *extra: str) -> dict[str, tuple[str, str, str]]:
-    cmd = [sys.executable, "-m", "autograder.grade", "--assignment", ASSIGNMENT, "--out", str(out),
-           "--notebook-timeout", "60", *extra]
-    from autograder.sandbox import sandbox_available
-
-    if not sandbox_available():
-        if required():
-            pytest.fail("the sandbox is required in CI")
-        cmd.append("--unsandboxed")
-    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    with open(out / "grades.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    return {r["student"]: (r["score"], r["max_score"], r["status"]) for r in rows if r["assignment"] == ASSIGNMENT}
-
-
-def test_dask_and_postgresql_grade_like_the_default(tmp_path):
-    """Dask (LocalCluster, 2 workers) + PostgreSQL: the same score and status for every student."""
+@pytest.fixture(scope="module")
+def pg():
     from autograder.pgserver import PgServer, PgUnavailable
 
-    students = sorted(p.parent.name for p in (AUTOGRADER / "submitted").glob(f"*/{ASSIGNMENT}"))
-    assert len(students) >= 10, "the sample class should have at least 10 submissions of this assignment"
-    default = _grade(tmp_path / "default")
     try:
-        pg = PgServer().start()
+        server = PgServer().start()
     except PgUnavailable as err:
         if required():
             pytest.fail(str(err))
         pytest.skip(str(err))
-    try:
-        on_dask = _grade(tmp_path / "dask", "--dask", "--workers", "2", "--db", pg.url)
-    finally:
-        pg.stop()
-    assert set(default) == set(students), f"the default run graded {sorted(default)}, expected {students}"
-    differ = {s: (default[s], on_dask.get(s)) for s in students if default[s] != on_dask.get(s)}
-    assert not differ, f"Dask + PostgreSQL graded differently (default, dask): {differ}"
-    assert any(float(score) == float(top) for score, top, _ in default.values()), "nobody got full marks?"
-    assert any(float(score) < float(top) for score, top, _ in default.values()), "nobody lost points?"
+    yield server
+    server.stop()
+
+
+def _tests(results: list[dict]) -> dict[tuple[str, str], list[tuple]]:
+    return {(r["student"], r["assignment"]): [(t["grade_id"], t["points"], t["passed"]) for t in r["tests"]]
+            for r in results}
+
+
+def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, pg, sample_class_graded):
+    """LocalCluster (2 workers) + PostgreSQL: the same grades.csv row for every student and assignment,
+    and the same points for every test."""
+    from autograder.sandbox import sandbox_available
+
+    if not sandbox_available() and required():
+        pytest.fail("the sandbox is required in CI")
+    out = tmp_path / "pg"
+    cmd = [sys.executable, "-m", "autograder.grade", "--out", str(out), "--workers", "2", "--db", pg.url,
+           *SAMPLE_CLASS_LIMITS]
+    if not sandbox_available():
+        cmd.append("--unsandboxed")
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1500)
+    assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    assert "on a Dask LocalCluster of 2 workers, PostgreSQL gradebook" in run.stdout, run.stdout[:500]
+
+    with (out / "grades.csv").open(newline="") as fh:
+        on_pg = {(r["student"], r["assignment"]): r for r in csv.DictReader(fh)}
+    default = {(r["student"], r["assignment"]): r for r in sample_class_graded["grades"]}
+    students = sorted(p.name for p in (AUTOGRADER / "submitted").iterdir() if p.is_dir())
+    assert len(students) >= 12 and set(default) == {(s, a) for s in students for a in assignments()}
+    assert set(on_pg) == set(default)
+    columns = ("score", "max_score", "status")
+    differ = {key: ([default[key][c] for c in columns], [on_pg[key][c] for c in columns])
+              for key in sorted(default) if any(default[key][c] != on_pg[key][c] for c in columns)}
+    assert not differ, f"Dask + PostgreSQL graded differently (default, PostgreSQL): {differ}"
+
+    pg_tests = _tests(json.loads((out / "reports" / "results.json").read_text()))
+    default_tests = _tests(sample_class_graded["results"].values())
+    assert pg_tests == default_tests
+    scores = [(float(r["score"]), float(r["max_score"])) for r in default.values() if r["status"] != "not submitted"]
+    assert any(s == top for s, top in scores) and any(0 < s < top for s, top in scores) and any(s == 0 for s, _ in scores)

@@ -1,10 +1,12 @@
 """Parallel grading gives exactly the scores of grading one at a time, and loses nothing in the gradebook.
 
-The same class of the toy assignment is graded twice, in two scratch courses: one
-submission at a time in this process (nbgrader writing the gradebook itself), and
-by two long-lived worker processes, each grading into its own copy of the
-gradebook while this process merges their rows into the course's gradebook. The
-results and the whole gradebooks must be identical.
+The same class of the toy assignment is graded three times, in three scratch courses:
+one submission at a time in this process (nbgrader writing the gradebook itself); on
+a Dask LocalCluster of two workers (`make grade`'s default engine); and by a plain
+pool of two worker processes (``--engine processes``). In both parallel engines each
+long-lived worker grades into its own copy of the SQLite gradebook while this process
+merges their rows into the course's gradebook. The results and the whole gradebooks
+must be identical to the sequential run's.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 
 from autograder import gradebook as gbook
 from autograder.engine import Course
-from autograder.pool import Task, _interleave, grade_tasks
+from autograder.pool import Task, _interleave, grade_tasks, grade_tasks_dask
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, submissions, submit_all
 
 pytestmark = pytest.mark.slow
@@ -25,20 +27,35 @@ STUDENTS = ["ana", "carla", "dmitri", "eve", "syntax", "exit_cell", "no_test",
             "renamed", "not_json", "cheat"]
 
 
+ENGINES = ["dask", "processes"]
+
+
+def _grade(engine: str, course: Course, tasks: list[Task], **kwargs):
+    if engine == "dask":
+        return grade_tasks_dask(course, tasks, workers=2, time_limit=300, **kwargs)
+    return grade_tasks(course, tasks, 1 if engine == "sequential" else 2, **kwargs)
+
+
 @pytest.fixture(scope="module")
-def both(tmp_path_factory):
+def runs(tmp_path_factory):
     out = {}
-    for mode, workers in (("sequential", 1), ("parallel", 2)):
+    for mode in ("sequential", *ENGINES):
         course = Course.scratch(tmp_path_factory.mktemp(mode), SOURCE, config=SETTINGS)
         course.generate(ASSIGNMENT)
         subs = submissions(course)
         submit_all(course, {s: subs[s] for s in STUDENTS})
         seen = []
-        results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in STUDENTS], workers,
-                              on_result=lambda r, done, total: seen.append((r.student, done, total)))
+        results = _grade(mode, course, [Task(ASSIGNMENT, s) for s in STUDENTS],
+                         on_result=lambda r, done, total: seen.append((r.student, done, total)))
         out[mode] = {"course": course, "results": results, "seen": seen,
                      "dump": gbook.dump(course.db_url, course.course_id)}
     return out
+
+
+@pytest.fixture(params=ENGINES)
+def both(request, runs):
+    """The sequential run and one parallel engine's run."""
+    return {"sequential": runs["sequential"], "parallel": runs[request.param], "engine": request.param}
 
 
 def _comparable(result):
@@ -96,7 +113,7 @@ def test_regrading_keeps_the_graders_manual_scores(both):
         grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
         grade.manual_score = 1.5
         gb.db.commit()
-    results = {r.student: r for r in grade_tasks(course, [Task(ASSIGNMENT, "dmitri"), Task(ASSIGNMENT, "ana")], 2)}
+    results = {r.student: r for r in _grade(both["engine"], course, [Task(ASSIGNMENT, "dmitri"), Task(ASSIGNMENT, "ana")])}
     with Gradebook(course.db_url, course.course_id) as gb:
         grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
         assert grade.manual_score == 1.5 and grade.auto_score == 0 and grade.needs_manual_grade

@@ -1,10 +1,11 @@
 """`make grade` on the sample class: grades, feedback without hidden tests, and the class report.
 
 The grade command (``python -m autograder.grade``, what `make grade` runs) grades the
-sample class shipped in ``autograder/submitted`` once, into a scratch folder, with
-shorter time limits than the course's (so the endless loops cost seconds, not
-minutes) and in the sandbox when it can run here. The tests then check what an
-instructor and the students get.
+sample class shipped in ``autograder/submitted`` once, into a scratch folder, on its
+default path (a Dask LocalCluster, SQLite), with shorter time limits than the
+course's (so the endless loops cost seconds, not minutes) and in the sandbox when it
+can run here (the ``sample_class_graded`` fixture of ``tests/conftest.py``). The tests
+then check what an instructor and the students get.
 """
 
 from __future__ import annotations
@@ -27,14 +28,8 @@ SUBMITTED = AUTOGRADER / "submitted"
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    out = tmp_path_factory.mktemp("grade")
-    args = ["--out", str(out), "--timeout", "10", "--notebook-timeout", "25"]
-    if not sandbox_available():
-        args.append("--unsandboxed")
-    assert grade.main(args) == 0
-    results = json.loads((out / "reports" / "results.json").read_text())
-    return {"out": out, "results": {(r["student"], r["assignment"]): r for r in results}}
+def graded(sample_class_graded):
+    return sample_class_graded
 
 
 def test_sample_class_is_big_and_varied():
