@@ -198,7 +198,14 @@ def _cleanup(bindir: Path, folder: Path, user: pwd.struct_passwd | None) -> None
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def _stop_on(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    # `kill`, a closed terminal or a service manager stop it like Ctrl-C: the server and its data go too.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop_on)
     with PgServer() as pg:
         print(f"PostgreSQL is running: {pg.url}\n(grade with --db {pg.url}; Ctrl-C stops it and deletes its data)",
               flush=True)

@@ -77,3 +77,39 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     assert pg_tests == default_tests
     scores = [(float(r["score"]), float(r["max_score"])) for r in default.values() if r["status"] != "not submitted"]
     assert any(s == top for s, top in scores) and any(0 < s < top for s, top in scores) and any(s == 0 for s, _ in scores)
+
+
+def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_graded):
+    """`--scheduler ADDRESS`: the tasks go to the workers of a running Dask cluster, with the same grades."""
+    from autograder.cluster import local_cluster
+    from autograder.sandbox import sandbox_available
+
+    picked = [("ana", "03_validate_then_execute"), ("dara", "03_validate_then_execute"),
+              ("emil", "03_validate_then_execute"), ("chen", "04_retry_with_backoff")]
+    cmd = [sys.executable, "-m", "autograder.grade", "--out", str(tmp_path / "out"), "--db",
+           pg.create_database("scheduler"), *SAMPLE_CLASS_LIMITS]
+    for student, assignment in picked:
+        cmd += ["--student", student, "--assignment", assignment]
+    if not sandbox_available():
+        cmd.append("--unsandboxed")
+    with local_cluster(n_workers=2) as cluster:
+        cmd += ["--scheduler", cluster.scheduler_address]
+        run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    assert f"on the workers of the Dask scheduler at {cluster.scheduler_address}" in run.stdout, run.stdout[:500]
+    results = {(r["student"], r["assignment"]): r for r in json.loads((tmp_path / "out" / "reports" /
+                                                                          "results.json").read_text())}
+    # --student and --assignment pick the cross product; compare what both runs graded.
+    assert set(picked) <= set(results)
+    for key, r in results.items():
+        default = sample_class_graded["results"][key]
+        assert (r["score"], r["status"]) == (default["score"], default["status"]), key
+    assert len({r["worker"] for r in results.values()}) == 2, "both workers of the cluster should have graded"
+
+
+def test_a_scheduler_needs_postgresql():
+    """A running cluster cannot share a SQLite file: the command refuses, saying what to add."""
+    run = subprocess.run([sys.executable, "-m", "autograder.grade", "--scheduler", "tcp://127.0.0.1:9"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "--db postgresql://" in run.stderr, run.stderr
