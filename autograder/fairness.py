@@ -18,7 +18,8 @@ written differently from the solution and must keep full marks. Besides the
 catalogue, the solution must score full marks and the released stub zero.
 
 Each implementation is graded as a submission by a pseudo-student, in a scratch
-course directory, by the same engine and worker pool that grade the class.
+course directory, by the same engine that grades the class (nbgrader through
+:mod:`autograder.engine`, sandboxed kernels), on a pool of worker processes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""Grade many submissions at once with long-lived worker processes.
+"""Grade many submissions at once with long-lived workers: on Dask (the default) or a process pool.
 
-    results = grade_tasks(course, [Task("04_retry_with_backoff", "ana"), ...], workers=2)
+    results = grade_tasks_dask(course, tasks)                       # a LocalCluster, one worker per core
+    results = grade_tasks_dask(course, tasks, address="tcp://scheduler:8786")   # a running cluster
+    results = grade_tasks(course, [Task("04_retry_with_backoff", "ana"), ...], workers=2)  # processes
 
 Why this shape (measured on a 2-core machine): one ``nbgrader autograde`` command
 per student spends ~2 s importing before it grades anything, so it is slower than
@@ -19,8 +21,11 @@ they arrive, so nothing is lost to concurrent writes, and the gradebook ends up
 exactly as a sequential run leaves it (the tests compare both).
 
 The unit of work is one :class:`Task` and a worker is a plain object
-(:class:`Worker`) holding its course, so the same function can later run on other
-executors (a Dask cluster: one ``Worker`` per Dask worker, same merge).
+(:class:`Worker`) holding its course, so the same work runs on either executor:
+:func:`grade_tasks_dask` (what `make grade` uses) keeps one ``Worker`` per Dask worker
+process and merges SQLite rows the same way (with PostgreSQL the workers write to the
+gradebook directly); :func:`grade_tasks` runs them on a ``ProcessPoolExecutor``
+(``--engine processes``, and the fairness proofs).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ def sample_class_graded(tmp_path_factory):
 
     The grade command's default path: a Dask LocalCluster (one worker per core), the
     SQLite gradebook, sandboxed kernels when the sandbox can run here. Returns the
-    output folder, the results by (student, assignment) and the rows of grades.csv as
-    they were right after the run (later tests may regrade into the same folder).
+    output folder, the results by (student, assignment), the rows of grades.csv as
+    they were right after the run (later tests may regrade into the same folder) and
+    the time limits used (runs compared with it use the same).
     """
     import csv
     import json
@@ -36,4 +37,4 @@ def sample_class_graded(tmp_path_factory):
     with (out / "grades.csv").open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     return {"out": out, "results": {(r["student"], r["assignment"]): r for r in results}, "grades": rows,
-            "args": args}
+            "args": args, "limits": list(SAMPLE_CLASS_LIMITS)}

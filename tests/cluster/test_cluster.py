@@ -38,20 +38,6 @@ def _sandboxed() -> bool:
     return sandbox_available()
 
 
-@pytest.fixture(scope="module")
-def pg():
-    from autograder.pgserver import PgServer, PgUnavailable
-
-    try:
-        server = PgServer().start()
-    except PgUnavailable as err:
-        if required():
-            pytest.fail(str(err))
-        pytest.skip(str(err))
-    yield server
-    server.stop()
-
-
 def _submit_all(course: Course) -> None:
     released = course.released(ASSIGNMENT)
     for student, code in SUBMISSIONS.items():

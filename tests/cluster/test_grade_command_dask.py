@@ -20,24 +20,9 @@ import sys
 import pytest
 
 from autograder.course import AUTOGRADER, ROOT, assignments
-from tests.conftest import SAMPLE_CLASS_LIMITS
 from tests.sandbox.probe_assignment import required
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def pg():
-    from autograder.pgserver import PgServer, PgUnavailable
-
-    try:
-        server = PgServer().start()
-    except PgUnavailable as err:
-        if required():
-            pytest.fail(str(err))
-        pytest.skip(str(err))
-    yield server
-    server.stop()
 
 
 def _tests(results: list[dict]) -> dict[tuple[str, str], list[tuple]]:
@@ -54,7 +39,7 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
         pytest.fail("the sandbox is required in CI")
     out = tmp_path / "pg"
     cmd = [sys.executable, "-m", "autograder.grade", "--out", str(out), "--workers", "2", "--db", pg.url,
-           *SAMPLE_CLASS_LIMITS]
+           *sample_class_graded["limits"]]
     if not sandbox_available():
         cmd.append("--unsandboxed")
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1500)
@@ -87,7 +72,7 @@ def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_grad
     picked = [("ana", "03_validate_then_execute"), ("dara", "03_validate_then_execute"),
               ("emil", "03_validate_then_execute"), ("chen", "04_retry_with_backoff")]
     cmd = [sys.executable, "-m", "autograder.grade", "--out", str(tmp_path / "out"), "--db",
-           pg.create_database("scheduler"), *SAMPLE_CLASS_LIMITS]
+           pg.create_database("scheduler"), *sample_class_graded["limits"]]
     for student, assignment in picked:
         cmd += ["--student", student, "--assignment", assignment]
     if not sandbox_available():

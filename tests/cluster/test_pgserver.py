@@ -20,7 +20,7 @@ import psutil
 import pytest
 
 from autograder.course import ROOT
-from tests.sandbox.probe_assignment import required
+from tests.sandbox.probe_assignment import need_postgres
 
 pytestmark = pytest.mark.slow
 
@@ -41,14 +41,7 @@ def _server_of(port: int) -> psutil.Process | None:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "kill", "hangup"])
 def test_the_server_stops_and_its_data_is_deleted(sig):
-    from autograder.pgserver import PgUnavailable, find_bindir
-
-    try:
-        find_bindir()
-    except PgUnavailable as err:
-        if required():
-            pytest.fail(str(err))
-        pytest.skip(str(err))
+    need_postgres()
     proc = subprocess.Popen([sys.executable, "-m", "autograder.pgserver"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     server, folder = None, None

@@ -32,6 +32,18 @@ def need_sandbox() -> None:
         pytest.skip(str(err))
 
 
+def need_postgres() -> None:
+    """Skip, saying why, when PostgreSQL's programs are missing here (in CI: fail)."""
+    from autograder.pgserver import PgUnavailable, find_bindir
+
+    try:
+        find_bindir()
+    except PgUnavailable as err:
+        if required():
+            pytest.fail(str(err))
+        pytest.skip(str(err))
+
+
 @pytest.fixture(scope="session")
 def sandbox_ready() -> None:
     need_sandbox()
