@@ -33,6 +33,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -229,6 +230,7 @@ def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | No
         raise ValueError("grading on a Dask cluster needs a PostgreSQL gradebook (--db postgresql://...)")
     scratch = Path(tempfile.mkdtemp(prefix="autograder-dask-"))
     results: list[SubmissionResult] = []
+    failures: list[str] = []
     try:
         db_url = course.db_url if shared else gbook.copy_database(course.db_url, scratch / "base.db")
         with Gradebook(course.db_url, course.course_id) as gb:
@@ -243,6 +245,11 @@ def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | No
                                    True)
                 else:
                     task = outcome.task[3]
+                    failures.append(outcome.error)
+                    if len(failures) == 1:  # say why once; every regraded result also carries a note
+                        last = outcome.error.strip().splitlines()[-1] if outcome.error.strip() else "unknown error"
+                        print(f"A grading task failed on a Dask worker ({last}); such tasks are graded again "
+                              "here, one at a time.", file=sys.stderr, flush=True)
                     result = course.autograde(task.assignment, task.student)
                     result.add("regraded", "a grading worker failed; this submission was graded again on its own")
                 results.append(result)

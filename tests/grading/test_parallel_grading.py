@@ -120,3 +120,33 @@ def test_regrading_keeps_the_graders_manual_scores(both):
         assert gb.find_submission(ASSIGNMENT, "dmitri").score == 2 + 1.5
         assert gb.find_submission(ASSIGNMENT, "ana").score == 8
     assert results["ana"].score == 8
+
+
+def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monkeypatch, capsys, runs):
+    """A worker that cannot grade (a lost disk, a missing package) costs time, not grades: the task is
+    graded again in this process, marked so, and the reason is said once."""
+    from distributed import Client, LocalCluster
+
+    from autograder import pool
+
+    def broken(job):
+        raise RuntimeError("the worker cannot read the course folder")
+
+    monkeypatch.setattr(pool, "_dask_grade", broken)  # an in-process cluster runs the patched function
+    students = ["ana", "carla", "syntax"]
+    course = Course.scratch(tmp_path / "course", SOURCE, config=SETTINGS)
+    course.generate(ASSIGNMENT)
+    subs = submissions(course)
+    submit_all(course, {s: subs[s] for s in students})
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        results = grade_tasks_dask(course, [Task(ASSIGNMENT, s) for s in students], client=client)
+    expected = {r.student: r.score for r in runs["sequential"]["results"] if r.student in students}
+    assert {r.student: r.score for r in results} == expected
+    assert all("regraded" in [p.kind for p in r.problems] for r in results)
+    assert all(r.worker == os.getpid() for r in results)
+    stored = {k.split("/")[0]: v["score"] for k, v in gbook.dump(course.db_url, course.course_id)["submissions"].items()}
+    assert stored == expected
+    said = capsys.readouterr().err
+    assert said.count("A grading task failed on a Dask worker") == 1, said
+    assert "RuntimeError: the worker cannot read the course folder" in said
