@@ -42,8 +42,8 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
-lab: $(STAMP) ## Start JupyterLab on the course's first page
-	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
+lab: $(STAMP) ## Start JupyterLab on the course's first page (INSTRUCTOR=1: with nbgrader's instructor tools)
+	@$(BIN)/python -m autograder.labsettings $(VENV) $(if $(INSTRUCTOR),--instructor,) >/dev/null
 	$(LAB)
 
 test: $(STAMP) ## Run every check: package, notebooks, exercises, grader fairness, lessons, grading, browser (if Chromium is installed)

@@ -1,6 +1,7 @@
 """Set up JupyterLab for learners: no news pop-ups, no nbgrader instructor tools.
 
-    python -m autograder.labsettings PREFIX   # writes into the environment at PREFIX
+    python -m autograder.labsettings PREFIX                 # writes into the environment at PREFIX
+    python -m autograder.labsettings PREFIX --instructor    # nbgrader's instructor tools shown
 
 `make setup` and `make lab` run it for .venv, and Binder's postBuild for its
 environment. It writes two files of that environment:
@@ -13,8 +14,9 @@ environment. It writes two files of that environment:
   assignment and course lists that need an exchange, and the Nbgrader menu that
   opens them) are disabled, so learners see only what is theirs: the **Validate**
   button of nbgrader stays. Instructors grade with ``make grade`` (see
-  docs/instructors.md); ``jupyter labextension enable @jupyter/nbgrader:menu`` (and
-  the others) brings them back in this environment.
+  docs/instructors.md); ``make lab INSTRUCTOR=1`` (``--instructor``) shows the tools,
+  for example the Create Assignment sidebar to write a new exercise, until the next
+  plain ``make lab``.
 """
 
 from __future__ import annotations
@@ -47,12 +49,17 @@ def _update(path: Path, change) -> Path:
     return path
 
 
-def write(prefix: Path) -> list[Path]:
+def write(prefix: Path, instructor: bool = False) -> list[Path]:
     prefix = Path(prefix)
 
     def disable(config: dict) -> None:
         disabled = config.setdefault("disabledExtensions", {})
-        disabled.update({plugin: True for plugin in INSTRUCTOR_PLUGINS})
+        for plugin in INSTRUCTOR_PLUGINS:
+            if instructor:
+                disabled.pop(plugin, None)
+                config.get("lockedExtensions", {}).pop(plugin, None)
+            else:
+                disabled[plugin] = True
 
     return [
         _update(prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json", lambda c: c.update(OVERRIDES)),
@@ -61,5 +68,6 @@ def write(prefix: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    for written in write(Path(sys.argv[1] if len(sys.argv) > 1 else sys.prefix)):
+    args = [a for a in sys.argv[1:] if a != "--instructor"]
+    for written in write(Path(args[0] if args else sys.prefix), instructor="--instructor" in sys.argv[1:]):
         print(f"wrote {written}")
