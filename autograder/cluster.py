@@ -84,7 +84,18 @@ def _kill_children() -> int:
             child.kill()
         except psutil.Error:
             pass
-    psutil.wait_procs(children, timeout=5)
+    # Wait until they are dead, without reaping them: psutil.wait_procs would collect the exit
+    # status of this process's own children, and their owner (a subprocess.Popen, the kernel
+    # manager) would then read "exited with 0" instead of "killed".
+    deadline = time.monotonic() + 5
+    for child in children:
+        while time.monotonic() < deadline:
+            try:
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    break
+            except psutil.NoSuchProcess:
+                break
+            time.sleep(0.02)
     return len(children)
 
 
