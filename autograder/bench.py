@@ -91,17 +91,17 @@ def bench_tasks(submissions: Path, count: int) -> list:
     return sorted(picked)
 
 
-MODES = {  # name in the output: (label, what `make grade` runs)
-    "sequential": "one at a time (--workers 1)",
-    "dask": "Dask LocalCluster (the default)",
-    "processes": "worker processes (--engine processes)",
+MODES = {  # mode: (its label, the grade command's engine and workers; None = all cores)
+    "sequential": ("one at a time (--workers 1)", "dask", 1),
+    "dask": ("Dask LocalCluster (the default)", "dask", None),
+    "processes": ("worker processes (--engine processes)", "processes", None),
 }
 
 
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     """One class graded one at a time, on a Dask LocalCluster (`make grade`'s default) and by a process pool."""
-    from .grade import grading_settings, make_course
-    from .pool import default_workers, grade_tasks, grade_tasks_dask
+    from .grade import grade_with, grading_settings, make_course
+    from .pool import default_workers
 
     submissions = Path(args.submitted)
     tasks = bench_tasks(submissions, args.submissions)
@@ -128,12 +128,10 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                                      feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
                 for assignment in sorted({t.assignment for t in tasks}):
                     course.generate(assignment)
-                print(f"  round {round_}, {MODES[mode]}... ", end="", flush=True)
+                label, engine, n = MODES[mode]
+                print(f"  round {round_}, {label}... ", end="", flush=True)
                 started = time.perf_counter()
-                if mode == "dask":
-                    results = grade_tasks_dask(course, tasks, workers=workers)
-                else:
-                    results = grade_tasks(course, tasks, 1 if mode == "sequential" else workers)
+                results = grade_with(course, tasks, n or workers, engine)
                 seconds = time.perf_counter() - started
                 print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s)  [{load()}]", flush=True)
                 run = runs.setdefault(mode, {"times": [], "scores": None, "same": True})
@@ -148,7 +146,7 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     reference = runs["sequential"]["scores"]
     identical = all(run["same"] and run["scores"] == reference for run in runs.values())
     print(f"  throughput, best of {args.repeat} (submissions/s): "
-          + ", ".join(f"{MODES[m]} {len(tasks) / best[m]:.2f}" for m in MODES))
+          + ", ".join(f"{MODES[m][0]} {len(tasks) / best[m]:.2f}" for m in MODES))
     print(f"  Dask LocalCluster vs one at a time: {ratio['dask_vs_sequential']:.2f}x "
           f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.7x on 2 cores)")
     print(f"  Dask LocalCluster vs worker processes: {ratio['dask_vs_processes']:.2f}x; "
@@ -175,7 +173,7 @@ def _figure(best: dict[str, float], workers: int, n: int, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 2.8))
     modes = list(MODES)[::-1]
-    labels = [MODES[m].replace(" (", "\n(") for m in modes]
+    labels = [MODES[m][0].replace(" (", "\n(") for m in modes]
     values = [best[m] for m in modes]
     colours = {"sequential": "#8c959f", "dask": "#2da44e", "processes": "#57606a"}
     bars = ax.barh(labels, values, color=[colours[m] for m in modes])

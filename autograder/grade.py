@@ -90,16 +90,27 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
 ENGINES = ("dask", "processes")
 
 
-def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print, engine: str = "dask", scheduler: str | None = None,
-        task_time_limit: float | None = None) -> list[SubmissionResult]:
-    """Generate, grade, export, write feedback and the report. Returns the results.
+def grade_with(course: Course, tasks: list[Task], workers: int, engine: str = "dask", scheduler: str | None = None,
+               time_limit: float | None = None, on_result=None) -> list[SubmissionResult]:
+    """Grade ``tasks`` (assignments already generated) on the chosen engine.
 
     ``engine``: ``"dask"`` (a LocalCluster of ``workers`` processes, or the Dask
     ``scheduler`` at that address) or ``"processes"`` (a plain pool of worker
     processes, no Dask). With one worker and no scheduler, submissions are graded one
     at a time in this process.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown grading engine {engine!r} (one of {', '.join(ENGINES)})")
+    if engine == "dask" and (scheduler or workers > 1):
+        return grade_tasks_dask(course, tasks, address=scheduler, workers=workers, time_limit=time_limit,
+                                on_result=on_result)
+    return grade_tasks(course, tasks, workers, on_result=on_result)
+
+
+def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
+        log=print, engine: str = "dask", scheduler: str | None = None,
+        task_time_limit: float | None = None) -> list[SubmissionResult]:
+    """Generate, grade (:func:`grade_with`), export, write feedback and the report. Returns the results."""
     from . import feedback, report
     from . import gradebook as gbook
 
@@ -115,13 +126,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
     started = time.perf_counter()
-    if engine == "dask" and (scheduler or workers > 1):
-        results = grade_tasks_dask(course, tasks, address=scheduler, workers=workers,
-                                   time_limit=task_time_limit, on_result=progress)
-    elif engine in ENGINES:
-        results = grade_tasks(course, tasks, workers, on_result=progress)  # one worker: in this process
-    else:
-        raise ValueError(f"unknown grading engine {engine!r} (one of {', '.join(ENGINES)})")
+    results = grade_with(course, tasks, workers, engine, scheduler, task_time_limit, on_result=progress)
     elapsed = time.perf_counter() - started
 
     table = gbook.scores(course.db_url, course.course_id)

@@ -64,18 +64,13 @@ def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
     gb.update_or_create_student(rows.student)
     kwargs = {"timestamp": rows.timestamp} if rows.timestamp else {}
     gb.update_or_create_submission(rows.assignment, rows.student, **kwargs)
-    for notebook, grades in rows.grades.items():
-        for grade_id, values in grades.items():
-            grade = gb.find_grade(grade_id, notebook, rows.assignment, rows.student)
-            for name, value in values.items():
-                if name in AUTO_FIELDS:
-                    setattr(grade, name, value)
-    for notebook, comments in rows.comments.items():
-        for grade_id, values in comments.items():
-            comment = gb.find_comment(grade_id, notebook, rows.assignment, rows.student)
-            for name, value in values.items():
-                if name in AUTO_FIELDS:
-                    setattr(comment, name, value)
+    for cells, find in ((rows.grades, gb.find_grade), (rows.comments, gb.find_comment)):
+        for notebook, by_id in cells.items():
+            for cell_id, values in by_id.items():
+                row = find(cell_id, notebook, rows.assignment, rows.student)
+                for name, value in values.items():
+                    if name in AUTO_FIELDS:
+                        setattr(row, name, value)
     for notebook, values in rows.notebooks.items():
         nb = gb.find_submission_notebook(notebook, rows.assignment, rows.student)
         for name, value in values.items():
