@@ -10,6 +10,7 @@ what you need from its modules explicitly::
     from toolfaults.errors import RateLimitError
     from toolfaults.catalog import weather_tool, Source
     from toolfaults.live import chat_model, anthropic_client, describe_mode
+    from toolfaults.contract import ToolError, ToolFailure
 
 Everything runs offline and deterministically. :mod:`toolfaults.live` switches
 to a real model when ``ANTHROPIC_API_KEY`` is set, and

@@ -16,6 +16,7 @@ MODULES = [
     "toolfaults.anthropic_offline",
     "toolfaults.live",
     "toolfaults.standin",
+    "toolfaults.contract",
 ]
 
 
