@@ -1,0 +1,150 @@
+"""toolfaults.grading_text: every common phrasing of a meaning passes, other messages do not.
+
+The exercises' tests judge messages with these matchers (COURSE_SPEC §5: tests check
+meaning, not one wording), so each matcher is proved here on the phrasings a learner
+writes and on the messages of the catalogued wrong answers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolfaults import grading_text as gt
+
+
+def check(matcher, accepted, rejected, *args):
+    wrongly_rejected = [m for m in accepted if not matcher(m, *args)]
+    wrongly_accepted = [m for m in rejected if matcher(m, *args)]
+    assert not wrongly_rejected, f"{matcher.__name__} rejects: {wrongly_rejected}"
+    assert not wrongly_accepted, f"{matcher.__name__} accepts: {wrongly_accepted}"
+
+
+def test_all_failed():
+    check(gt.says_all_failed, [
+        "All 3 sources failed: primary_api (ConnectionError), mirror_api, local_cache.",
+        "all sources failed",
+        "every source failed",
+        "Every source failed (primary_api, mirror_api, local_cache)",
+        "none of the sources answered",
+        "no source could answer",
+        "No answer: primary_api, mirror_api and local_cache are down.",
+        "Could not get an answer from any source (primary_api, mirror_api, local_cache).",
+        "Each of primary_api, mirror_api and local_cache raised an error.",
+        "Tried primary_api, mirror_api, local_cache: all of them failed.",
+    ], [
+        "Answer from backup_api. Tried before it and failed: primary_api, mirror_api.",
+        "primary_api, mirror_api, local_cache",
+        "Sources tried: primary_api, mirror_api, local_cache.",
+    ])
+
+
+def test_may_be_stale():
+    check(gt.says_may_be_stale, [
+        "local_cache is a cache: this answer may be stale.",
+        "This may be outdated.",
+        "Data from local_cache might be out of date.",
+        "Served from the cache; it may be old.",
+        "Cached answer, check before relying on it.",
+        "The answer may not be up to date.",
+        "This result could have changed since it was stored.",
+    ], [
+        "Answer from primary.",
+        "Answer from live_api. Tried before it and failed: cache (ConnectionError).",
+        "Answer from live_api; the cache failed first.",
+    ])
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("try again in 120 s", 120), ("Retry after 120.0 seconds.", 120), ("wait 2 minutes", 120),
+    ("Rate limited: retry in 2min.", 120), ("Retry-After is 120000 ms.", 120), ("wait 11 seconds", 11),
+    ("The service asked to wait 45 s (more than max_delay 2.5 s): try again in 45 seconds.", 45),
+    ("try again in 0.75 minutes", 45), ("Retry after 1,200 seconds", 1200),
+])
+def test_when_to_retry_accepts(message, seconds):
+    assert gt.says_when_to_retry(message, seconds)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("try again later", 120), ("Too many requests (max_delay is 30 s).", 120), ("wait 1200 s", 120),
+    ("wait 12 s", 120), ("retry after 2 seconds", 120),
+])
+def test_when_to_retry_rejects(message, seconds):
+    assert not gt.says_when_to_retry(message, seconds)
+
+
+def test_names_a_field_anywhere():
+    check(gt.names, ["value: Input should be a valid number", "Value must be a number.",
+                     "The argument 'value' is missing.", "bad input for value"],
+          ["Tool input validation error", "Invalid arguments: expected a number from -100 to 1000."], "value")
+    check(gt.names, ["from_scale must be C or F", "From scale: use C or F", "from-scale is missing"],
+          ["scale must be C or F"], "from_scale")
+
+
+def test_names_error():
+    check(gt.names_error, ["ConnectionError: search API unreachable", "connection error after 3 attempts",
+                           "the search API unreachable, 3 attempts"],
+          ["web_search failed after 3 attempts.", "a network problem"], ConnectionError("search API unreachable"))
+    check(gt.names_error, ["KeyError 'temp_c'", "missing key temp_c"], ["the tool failed"], KeyError("temp_c"))
+
+
+def test_says_number():
+    check(gt.says_number, ["after 3 attempts", "tried three times", "Three attempts failed", "(3/3)"],
+          ["after 13 attempts", "after 2 attempts", "3.5 s", "no attempts"], 3)
+
+
+def test_internal_and_not_the_arguments():
+    check(gt.says_internal_failure, [
+        "web_search failed internally (RuntimeError).", "Internal error in the tool.", "The tool crashed.",
+        "Something went wrong inside the tool.", "A bug in web_search stopped it.", "The failure is on the tool's side.",
+    ], ["Invalid arguments in the tool call.", "web_search failed: RuntimeError", "Unknown tool."])
+    check(gt.says_not_the_arguments, [
+        "This is not a problem with the arguments.", "Your arguments were fine.", "The input is valid; the tool broke.",
+        "It has nothing to do with the parameters you sent.", "Do not retry with other arguments.",
+        "Changing the arguments won't help.",
+    ], ["Invalid arguments for web_search: fix them and call it again.", "web_search failed (RuntimeError).",
+        "The arguments are invalid."])
+
+
+def test_no_result_and_do_not_repeat():
+    check(gt.says_no_result, ["(no result)", "The tool returned nothing.", "Empty result.", "No data.",
+                              "The tool ran but did not return anything.", "[no output]"],
+          ["None", "null", "''", "Done."])
+    check(gt.says_do_not_repeat, ["Do not repeat this call.", "Don't call it again.", "Stop calling get_weather.",
+                                  "Blocked: this exact call already failed twice.", "Do not retry: it failed twice."],
+          ["Unknown city 'Atlantis'. Known cities: Madrid, Tokyo.", "get_weather failed."])
+
+
+def test_uncertain_write():
+    check(gt.says_not_confirmed, [
+        "The action could not be confirmed.", "send_email is unconfirmed.", "I cannot tell whether the e-mail went out.",
+        "It may or may not have happened.", "We could not verify that it was sent.", "Its outcome is uncertain.",
+    ], ["The e-mail was sent.", "send_email failed: mailbox full."])
+    check(gt.says_not_repeated, [
+        "It was not repeated.", "I did not retry it.", "I did not send it again.", "Not re-sent, to avoid a duplicate.",
+        "It was not tried a second time.", "I will not do it twice.",
+    ], ["The e-mail was sent.", "send_email timed out."])
+
+
+def test_limit_reached():
+    check(gt.says_limit_reached, [
+        "Stopped: the iteration limit (5) was reached.", "Reached max_iterations without an answer.",
+        "Too many steps.", "Ran out of iterations.", "Gave up after 2 iterations.", "Maximum number of iterations hit.",
+    ], ["7 × 8 + 3 × 4 = 68", "No answer."])
+
+
+def test_allowed_scales_and_range():
+    check(gt.says_allowed_scales, [
+        "Use 'C' or 'F'.", "from_scale must be C or F", "Scale must be celsius or fahrenheit.",
+        "expected one of ['C', 'F']", "use c or f (any case)", "Allowed: C/F",
+    ], ["Unknown scale 'K'.", "Unknown from_scale 'CF'.", "Invalid scale: Kelvin", "from_scale is wrong"])
+    check(gt.names_range, [
+        "give a temperature from -100 to 1000", "between −100 and 1,000", "range [-100, 1000]",
+        "-100.0 ≤ value ≤ 1000.0", "from minus 100 to 1 000", "must lie in -100..1000",
+    ], ["out of range", "from 100 to 1000", "from -100 to 100", "-1001000"], -100, 1000)
+
+
+def test_docstring_examples_pass():
+    import doctest
+
+    result = doctest.testmod(gt, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 10, result
