@@ -18,7 +18,6 @@ or opened anywhere.
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 import statistics
@@ -27,6 +26,7 @@ import textwrap
 from collections import defaultdict
 from pathlib import Path
 
+from . import pages
 from .engine import ATTENTION, SubmissionResult
 
 GREEN, RED, AMBER, GREY = "#2da44e", "#cf222e", "#d4a72c", "#8c959f"
@@ -183,92 +183,27 @@ def figure_overview(results: list[SubmissionResult], path: Path) -> str:
 
 
 # -- page -------------------------------------------------------------------------------------
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
-       color: #1f2328; line-height: 1.45; padding: 0 1rem; }
-h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #d0d7de; }
-table { border-collapse: collapse; margin: .6rem 0; }
-th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
-th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-img { max-width: 100%; margin: .6rem 0; }
-.muted { color: #656d76; } .bad { color: #cf222e; font-weight: 600; }
-"""
-
-
 def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class report") -> Path:
-    """Write ``class_report.html`` and its figures into ``out_dir``; returns the page."""
+    """Write ``class_report.html`` (template ``templates/class_report.html``) and its figures into
+    ``out_dir``; returns the page."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    e = html.escape
-    parts = [f"<h1>{e(title)}</h1>",
-             f"<p class=\"muted\">{len({r.student for r in results})} students, {len(results)} graded "
-             f"submissions. Scores are in % of each assignment's maximum.</p>"]
-
-    rows = summary(results)
-    parts.append("<h2>Summary</h2><table><tr><th>assignment</th><th>submissions</th><th>max</th><th>mean</th>"
-                 "<th>median</th><th>full marks</th><th>zero</th><th>needs attention</th></tr>")
-    for s in rows:
-        parts.append(f"<tr><td>{e(s['assignment'])}</td><td class=n>{s['submissions']}</td>"
-                     f"<td class=n>{s['max_score']:g}</td><td class=n>{s['mean']:.0f}%</td>"
-                     f"<td class=n>{s['median']:.0f}%</td><td class=n>{s['full']}</td><td class=n>{s['zero']}</td>"
-                     f"<td class=n>{s['attention']}</td></tr>")
-    parts.append("</table>")
-
-    if results:
-        img = figure_scores(results, out_dir / "scores.png")
-        parts.append(f'<h2>Score distribution</h2><img alt="score distribution per assignment" '
-                     f'src="data:image/png;base64,{img}">')
-
     rates = test_rates(results)
+    figures: dict[str, str] = {}
+    if results:
+        figures["scores"] = figure_scores(results, out_dir / "scores.png")
+        for assignment, rows in rates.items():
+            figures[f"tests_{assignment}"] = figure_tests(assignment, rows, out_dir / f"tests_{assignment}.png")
+        figures["overview"] = figure_overview(results, out_dir / "overview.png")
     worst = sorted(((a, r) for a, rs in rates.items() for r in rs if r["failed"]),
                    key=lambda ar: -ar[1]["fail_rate"])[:8]
-    parts.append("<h2>What the class got wrong</h2>")
-    if worst:
-        parts.append("<p class=\"muted\">The tests failed most often. Fail rates count the submissions "
-                     "that pass at least one test and do not need attention: a stub left untouched or a "
-                     "notebook that does not run says nothing about single behaviours.</p>"
-                     "<table><tr><th>behaviour</th>"
-                     "<th>assignment</th><th>fail</th></tr>")
-        for assignment, r in worst:
-            parts.append(f"<tr><td>{e(r['description'])}</td><td>{e(assignment)}</td>"
-                         f"<td class=n><span class=bad>{100 * r['fail_rate']:.0f}%</span> "
-                         f"({r['failed']}/{r['graded']})</td></tr>")
-        parts.append("</table>")
-    else:
-        parts.append("<p>Every test passed in every graded submission.</p>")
-    for assignment, test_rows in rates.items():
-        img = figure_tests(assignment, test_rows, out_dir / f"tests_{assignment}.png")
-        parts.append(f'<h3>{e(assignment)}</h3><img alt="pass rate of every test of {e(assignment)}" '
-                     f'src="data:image/png;base64,{img}">')
-
-    attention = [r for r in results if r.status == ATTENTION]
-    parts.append(f"<h2>Needs attention ({len(attention)})</h2>")
-    if attention:
-        parts.append("<p class=\"muted\">The score may not reflect the work: look at these by hand.</p>"
-                     "<table><tr><th>student</th><th>assignment</th><th>score</th><th>what happened</th></tr>")
-        for r in attention:
-            why = "<br>".join(e(p.text) for p in r.problems if p.attention) or "&nbsp;"
-            parts.append(f"<tr><td>{e(r.student)}</td><td>{e(r.assignment)}</td>"
-                         f"<td class=n>{r.score:g}/{r.max_score:g}</td><td>{why}</td></tr>")
-        parts.append("</table>")
-    else:
-        parts.append("<p>None.</p>")
-    notes = [(r, p) for r in results for p in r.problems if not p.attention]
-    if notes:
-        parts.append(f"<h2>Other notes ({len(notes)})</h2><p class=\"muted\">Handled by the grader; "
-                     "the score stands.</p><table><tr><th>student</th><th>assignment</th><th>note</th></tr>")
-        for r, p in notes:
-            parts.append(f"<tr><td>{e(r.student)}</td><td>{e(r.assignment)}</td><td>{e(p.text)}</td></tr>")
-        parts.append("</table>")
-
-    if results:
-        img = figure_overview(results, out_dir / "overview.png")
-        parts.append(f'<h2>Every student</h2><img alt="student by assignment scores" '
-                     f'src="data:image/png;base64,{img}">')
-
     page = out_dir / "class_report.html"
-    page.write_text(f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(title)}</title>"
-                    f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>\n", encoding="utf-8")
+    page.write_text(pages.render(
+        "class_report.html", title=title, results=results, students=len({r.student for r in results}),
+        summary=summary(results), figures=figures, rates=rates, worst=worst,
+        attention=[r for r in results if r.status == ATTENTION],
+        notes=[(r, p) for r in results for p in r.problems if not p.attention],
+    ), encoding="utf-8")
     return page
 
 

@@ -42,7 +42,7 @@ def problem(batch, student, *kinds):
     found = [p for p in r.problems if p.kind in kinds]
     assert found, f"{student}: expected a problem of kind {kinds}, got {[(p.kind, p.text) for p in r.problems]}"
     page = feedback.render_html(r)
-    assert html.escape(found[0].text)[1:40] in page, f"{student}: the feedback page does not name what happened"
+    assert found[0].text[1:40] in html.unescape(page), f"{student}: the feedback page does not name what happened"
     return found[0]
 
 
