@@ -18,6 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"
+# Students' notebooks, as nbgrader's submitted_directory: <student>/<assignment>/<assignment>.ipynb.
+SUBMITTED = AUTOGRADER / "submitted"
+# `make collect`: one folder per assignment with the LMS download, its manifest and the files set aside.
+COLLECTED = AUTOGRADER / "collected"
+# `make export`: the LMS gradebook CSVs and feedback zips.
+EXPORTS = AUTOGRADER / "exports"
+# The course's public repository (its web address): the README's Binder badge is written
+# from it (`python -m autograder.edition badge`; tests/lms/test_edition.py checks it). A
+# learner edition has an address of its own (`make learner-edition REPOSITORY=...`).
+REPOSITORY = "https://github.com/toolcalling-course/error-handling"
 
 # nbgrader runs `alembic` (and kernels run `python`) from PATH: put this
 # interpreter's bin folder first, so the venv's tools are found from anywhere.
