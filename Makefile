@@ -4,10 +4,30 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-PYTHON ?= $(shell command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3)
+# The supported Pythons. Each is looked for on PATH, under pyenv and in /usr(/local)/bin, and
+# counts only if it runs: pyenv puts a shim for every version it knows on PATH, and a shim
+# for a version that is not selected fails ("pyenv: python3.12: command not found").
+PYTHON_VERSIONS := 3.11 3.12 3.13
+comma := ,
+python_for = $(shell for c in python$(1) $(HOME)/.pyenv/versions/$(1).*/bin/python$(1) \
+	/usr/local/bin/python$(1) /usr/bin/python$(1); do \
+	command -v "$$c" >/dev/null 2>&1 && "$$c" -c 'import sys; sys.exit(sys.version_info[:2] != ($(subst .,$(comma),$(1))))' \
+	>/dev/null 2>&1 && { "$$c" -c 'import sys; print(sys.executable)'; break; }; done)
+FOUND_VERSIONS := $(foreach v,$(PYTHON_VERSIONS),$(if $(call python_for,$(v)),$(v)))
+# The course's venv uses the oldest supported Python found (constraints.txt is locked on it).
+PYTHON ?= $(call python_for,$(firstword $(FOUND_VERSIONS)))
+MAIN_VERSION := $(if $(PYTHON),$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null))
+# `make test` also runs the lessons, the helper package and the exercises on every other
+# supported Python it finds, each in a venv of its own (.venv-3.12, .venv-3.13).
+# PYTHONS_REQUIRED="3.11 3.12 3.13" (CI) makes a missing one an error instead of a skip.
+EXTRA_VERSIONS := $(filter-out $(MAIN_VERSION),$(FOUND_VERSIONS))
+MISSING_VERSIONS := $(filter-out $(FOUND_VERSIONS),$(PYTHON_VERSIONS))
+PYTHONS_REQUIRED ?=
+VERSION_TESTS := tests/package tests/lessons/test_lessons.py tests/exercises
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRA_STAMPS := $(foreach v,$(EXTRA_VERSIONS),$(VENV)-$(v)/.installed)
 # The venv's bin first on PATH: nbgrader runs `alembic` and `jupyter` from PATH.
 RUN := PATH="$(BIN):$$PATH" PYTHONNOUSERSITE=1
 # Tests never use a real model, even when a key is set in the environment.
@@ -24,21 +44,32 @@ LAB = $(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) 
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# Create venv $(1) with interpreter $(2) and install the pinned dependencies and the course's packages.
+define install_venv
+	@test -n "$(2)" || { echo "No Python $(PYTHON_VERSIONS) that runs was found; install one, or set PYTHON=/path/to/python3.11"; exit 1; }
+	@$(2) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (nbgrader 0.9.6 requires it); set PYTHON=/path/to/python3.11")'
+	@test -x $(1)/bin/python || $(2) -m venv $(1)
+	$(1)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
+	$(1)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	@$(1)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e . > $(1)/install-package.log 2>&1 \
+		|| { cat $(1)/install-package.log; exit 1; }
+endef
+
 $(STAMP): requirements.txt constraints.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (nbgrader 0.9.6 requires it); set PYTHON=/path/to/python3.11")'
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . > $(VENV)/install-package.log 2>&1 \
-		|| { cat $(VENV)/install-package.log; exit 1; }
+	$(call install_venv,$(VENV),$(PYTHON))
 	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
 	@touch $(STAMP)
-	@echo "Environment ready in $(VENV)."
+	@echo "Environment ready in $(VENV) (Python $(MAIN_VERSION))."
+
+$(VENV)-%/.installed: requirements.txt constraints.txt pyproject.toml
+	$(call install_venv,$(VENV)-$*,$(call python_for,$*))
+	@touch $@
+	@echo "Environment ready in $(VENV)-$* (Python $*)."
 
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
@@ -46,8 +77,26 @@ lab: $(STAMP) ## Start JupyterLab on the course's first page (INSTRUCTOR=1: with
 	@$(BIN)/python -m autograder.labsettings $(VENV) $(if $(INSTRUCTOR),--instructor,) >/dev/null
 	$(LAB)
 
-test: $(STAMP) ## Run every check: package, notebooks, exercises, grader fairness, lessons, grading, browser (if Chromium is installed)
+# The fast tier, for someone changing one notebook or one module: the helper package, notebook
+# hygiene and the exercises-in-sync check (tests/test_repo.py), the report and feedback pages
+# (tests/reporting), and the grade command on two submissions (tests/smoke). Selected by path:
+# FAST_TESTS is the one list; everything else runs in `make test` only.
+FAST_TESTS := tests/package tests/test_repo.py tests/reporting tests/smoke
+test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
+
+test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check (browser too, if Chromium is installed), then lessons and exercises on the other Pythons
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(foreach v,$(EXTRA_VERSIONS),echo "== Python $(v) ($(VENV)-$(v)): $(VERSION_TESTS) ==" && \
+		PATH="$(CURDIR)/$(VENV)-$(v)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
+		$(CURDIR)/$(VENV)-$(v)/bin/python -m pytest $(VERSION_TESTS) $(PYTEST_ARGS) &&) true
+	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises))."
+	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
+
+pythons: ## Say which supported Pythons were found (PYTHONS_REQUIRED="3.11 3.12 3.13": fail if one is missing)
+	@$(foreach v,$(PYTHON_VERSIONS),echo "Python $(v): $(or $(call python_for,$(v)),not found)";) true
+	@missing="$(filter-out $(FOUND_VERSIONS),$(PYTHONS_REQUIRED))"; if [ -n "$$missing" ]; then \
+		echo "Python $$missing required (PYTHONS_REQUIRED) but not found: install it (e.g. pyenv install $$missing)."; exit 1; fi
 
 browser: ## Install headless Chromium for the browser tests when it is missing (apt-get; root or sudo)
 	@if [ -x "$(CHROMIUM)" ] && [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
@@ -80,7 +129,7 @@ postgres: ## Install PostgreSQL for the PostgreSQL-gradebook tests when it is mi
 		echo "Install PostgreSQL (server binaries: initdb, pg_ctl) to run the PostgreSQL tests."; exit 1; \
 	fi
 
-e2e: $(STAMP) browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
+e2e: $(STAMP) $(EXTRA_STAMPS) browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
 	$(RUN) $(OFFLINE) E2E_REQUIRED=1 E2E_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
@@ -92,6 +141,10 @@ grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted a
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.bench
 
+SCHEDULER ?= tcp://127.0.0.1:8786
+check-cluster: $(STAMP) ## Check a running Dask cluster (SCHEDULER=tcp://host:8786): each worker imports the grader and starts a sandboxed kernel
+	$(RUN) $(BIN)/python -m autograder.checkcluster $(SCHEDULER)
+
 check-notebooks: $(STAMP) ## Fail if a committed notebook has outputs or execution counts
 	$(RUN) $(BIN)/python -m autograder.notebooks check
 
@@ -99,5 +152,5 @@ clean-notebooks: $(STAMP) ## Strip outputs and execution counts from every noteb
 	$(RUN) $(BIN)/python -m autograder.notebooks clean
 
 clean: ## Remove the venv, caches and grading by-products (keeps sample submissions)
-	rm -rf $(VENV) .pytest_cache autograder/gradebook.db autograder/grades.csv autograder/autograded autograder/feedback autograder/reports
+	rm -rf $(VENV) $(VENV)-3.* .pytest_cache autograder/gradebook.db autograder/grades.csv autograder/autograded autograder/feedback autograder/reports
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from labdriver import BrowserLog, LabServer, copy_checkout, launch_browser, venv_root
+from labdriver import BrowserLog, LabServer, copy_checkout, kernel_name, launch_browser, other_pythons, venv_root
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The checkout under test (default: this one). A scratch copy is what the server runs in.
@@ -84,7 +84,9 @@ def lab_server(tmp_path_factory, artifacts):
     """JupyterLab as `make lab` starts it, in a scratch copy of the checkout."""
     work = tmp_path_factory.mktemp("e2e")
     checkout = copy_checkout(SOURCE, work / "course-checkout")
-    server = LabServer(checkout=checkout, home=work / "jupyter", venv=venv_root())
+    kernels = {kernel_name(v): (f"Python {v} (course)", venv / "bin" / "python")
+               for v, venv in other_pythons().items() if venv is not None}
+    server = LabServer(checkout=checkout, home=work / "jupyter", venv=venv_root(), kernels=kernels)
 
     def stop():
         if server.process is None:

@@ -31,6 +31,9 @@ from pathlib import Path
 
 import psutil
 
+#: The repository the tests run from (its venvs serve the extra kernels).
+REPO = Path(__file__).resolve().parents[2]
+
 #: What `make lab` is given on top of its own flags (Makefile: LAB_ARGS): a private address.
 ISOLATION_ARGS = (
     "--ServerApp.ip=127.0.0.1",
@@ -90,7 +93,10 @@ def copy_checkout(src: Path, dest: Path) -> Path:
     for f in files:
         target = dest / f
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src / f, target)  # keeps mtimes: make sees the venv as up to date
+        try:
+            shutil.copy2(src / f, target)  # keeps mtimes: make sees the venv as up to date
+        except FileNotFoundError:
+            pass  # an editor's temporary file, gone since git listed it
     return dest
 
 
@@ -104,6 +110,9 @@ class LabServer:
     process: subprocess.Popen | None = None
     url: str = ""           # the address `make lab` opens in the browser: the learner's first page
     _descendants: dict[int, psutil.Process] = field(default_factory=dict)
+    #: Extra kernels the server offers, {kernel name: (display name, python executable)}:
+    #: the course's other supported Pythons (each in a venv of its own).
+    kernels: dict[str, tuple[str, Path]] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
@@ -153,6 +162,8 @@ class LabServer:
             BROWSER=str(self._browser_recorder()),
         )
         env.pop("MPLBACKEND", None)  # the kernel's own inline backend, as for a learner
+        if self.kernels:
+            env["JUPYTER_PATH"] = str(self._kernelspecs())
         cmd = self.command()
         (self.home / "command.txt").write_text(shlex.join(cmd) + "\n")
         log = open(self.log_path, "wb")
@@ -170,6 +181,17 @@ class LabServer:
             time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"JupyterLab did not answer within {timeout:.0f} s:\n{self.log()}")
+
+    def _kernelspecs(self) -> Path:
+        """A data folder with one kernelspec per extra kernel (found through JUPYTER_PATH)."""
+        data = self.home / "data"
+        for name, (display, python) in self.kernels.items():
+            spec = data / "kernels" / name
+            spec.mkdir(parents=True, exist_ok=True)
+            (spec / "kernel.json").write_text(json.dumps({
+                "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": display, "language": "python"}))
+        return data
 
     def _browser_recorder(self) -> Path:
         script = self.home / "record-browser.sh"
@@ -405,6 +427,27 @@ class Notebook:
             outs = self.cells.nth(i).locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
             found += [(i, t) for t in outs.all_text_contents()]  # off-screen cells included
         return found
+
+
+MAIN_VERSION = "%d.%d" % sys.version_info[:2]
+
+
+def supported_versions() -> list[str]:
+    """The supported Pythons (Makefile: PYTHON_VERSIONS, the one place they are listed)."""
+    m = re.search(r"^PYTHON_VERSIONS\s*:?=\s*(.+)$", (REPO / "Makefile").read_text(), re.M)
+    assert m, "the Makefile has no PYTHON_VERSIONS"
+    return m.group(1).split()
+
+
+def other_pythons() -> dict[str, Path | None]:
+    """{version: its venv (`make test` makes .venv-3.X for each one it finds), or None when missing}."""
+    return {v: (REPO / f".venv-{v}" if (REPO / f".venv-{v}" / ".installed").exists() else None)
+            for v in supported_versions() if v != MAIN_VERSION}
+
+
+def kernel_name(version: str) -> str:
+    """The kernel a notebook names to run on ``version`` (the course's own venv: python3)."""
+    return "python3" if version == MAIN_VERSION else f"course-py{version}"
 
 
 def launch_browser(playwright, executable: str):

@@ -1,0 +1,72 @@
+"""Every lesson, Run All in JupyterLab, on every supported Python: what a learner sees.
+
+For each supported Python (Makefile: PYTHON_VERSIONS) and each notebook in course/, the
+browser opens the lesson on that Python's kernel (the course's venv, or the venv
+`make test` made for the other versions), clicks Run ▸ Run All Cells, waits until the
+kernel is idle and saves. The saved file must show every code cell executed, and errors
+only in the cells tagged `raises-exception` (failures shown on purpose; JupyterLab's Run
+All goes on past them and stops at any other error, which is how a learner sees it).
+A version with no interpreter on this machine is skipped, saying so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from labdriver import MAIN_VERSION, REPO, Notebook, kernel_name, other_pythons, supported_versions
+
+pytestmark = pytest.mark.e2e
+
+LESSONS = sorted(p.name for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
+CASES = [(v, lesson) for v in supported_versions() for lesson in LESSONS]
+
+
+def on_kernel(checkout: Path, lesson: str, version: str) -> str:
+    """A copy of the lesson beside it (same folder: relative links and files still resolve)
+    whose metadata names the kernel of ``version``; returns its path in the checkout."""
+    src = checkout / "course" / lesson
+    nb = nbformat.read(src, as_version=4)
+    nb.metadata["kernelspec"] = {"name": kernel_name(version), "language": "python",
+                                 "display_name": f"Python {version}"}
+    name = f"{src.stem}-py{version}.ipynb"
+    nbformat.write(nb, src.parent / name)
+    return f"course/{name}"
+
+
+def problems(path: Path) -> list[str]:
+    """What went wrong in a saved notebook: cells not run, unexpected errors, expected ones missing."""
+    nb = nbformat.read(path, as_version=4)
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        errors = [o for o in cell.outputs if o.get("output_type") == "error"]
+        expected = "raises-exception" in cell.metadata.get("tags", [])
+        if cell.execution_count is None:
+            found.append(f"cell {i} never ran")
+        elif errors and not expected:
+            found += [f"cell {i} raised {e.get('ename')}: {e.get('evalue')}" for e in errors]
+        elif expected and not errors:
+            found.append(f"cell {i} is tagged raises-exception but did not raise")
+    return found
+
+
+@pytest.mark.parametrize(("version", "lesson"), CASES, ids=[f"py{v}-{lesson[:2]}" for v, lesson in CASES])
+def test_run_all_executes_every_cell(lab, version, lesson):
+    """Run ▸ Run All Cells runs every code cell of the lesson on this Python, with no unexpected error."""
+    if version != MAIN_VERSION and other_pythons().get(version) is None:
+        pytest.skip(f"Python {version} was not found on this machine: `make pythons` says where it is looked for")
+    rel = on_kernel(lab.server.checkout, lesson, version)
+    lab.goto(rel)
+    nb = Notebook(lab.page, Path(rel).name).wait_open(timeout=90)
+    kernel = lab.server.api("GET", "/api/sessions") or []
+    running = {s["kernel"]["name"] for s in kernel if s.get("path", "").endswith(Path(rel).name)}
+    assert running == {kernel_name(version)}, f"{rel} runs on kernels {running}, not {kernel_name(version)}"
+    nb.run_all(timeout=240)
+    nb.save()
+    lab.shot("ran")
+    found = problems(lab.server.checkout / rel)
+    assert not found, f"{lesson} on Python {version}, Run All in JupyterLab:\n" + "\n".join(found)
