@@ -1,0 +1,278 @@
+"""toolfaults.progress: the visible tests of each exercise, run on a learner's notebooks.
+
+Right on the released stubs (every part "not started"), on the solutions (every part
+"done", hidden tests not run) and on half-done notebooks ("in progress", or one part done
+and the other not started); the learner's folder is left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from toolfaults.progress import (
+    PartProgress, TestOutcome, check_exercises, check_notebook, exercise_notebooks, find_parts, format_table,
+    main, show_progress, visible_source,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
+SOLUTIONS = ROOT / "solutions"
+STEMS = [p.parent.name for p in exercise_notebooks(EXERCISES)]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every file under a folder: its content hash and modification time."""
+    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def rows_by_part(rows: list[PartProgress]) -> dict[tuple[str, str], PartProgress]:
+    return {(r.exercise, r.part): r for r in rows}
+
+
+def answer_cell(nb, grade_id: str):
+    found = [c for c in nb.cells if (c.metadata.get("nbgrader") or {}).get("grade_id") == grade_id]
+    assert len(found) == 1, f"no single cell with grade_id {grade_id!r}"
+    return found[0]
+
+
+# --- structure, without running anything -----------------------------------------------------------
+
+def test_every_exercise_is_found_with_its_parts_and_visible_tests():
+    """Parts and tests come from the nbgrader metadata of the released notebooks."""
+    assert STEMS == sorted(p.name for p in EXERCISES.iterdir() if p.is_dir()), "an exercise folder was missed"
+    parts = {stem: find_parts(nbformat.read(EXERCISES / stem / f"{stem}.ipynb", as_version=4)) for stem in STEMS}
+    for stem, found in parts.items():
+        assert found, f"{stem}: no part found"
+        for part in found:
+            assert part.tests, f"{stem} {part.title}: no visible test found"
+    titles = {stem: [p.title for p in found] for stem, found in parts.items()}
+    assert titles["03_validate_then_execute"] == ["Part A: convert_temperature", "Part B: lookup_country"]
+    assert titles["04_retry_with_backoff"] == ["Part A: resilient_invoke"]
+    assert titles["05_fallback_and_degradation"] == ["search_with_fallback"]
+    nb = nbformat.read(EXERCISES / "03_validate_then_execute" / "03_validate_then_execute.ipynb", as_version=4)
+    ids = [[nb.cells[i].metadata["nbgrader"]["grade_id"] for i in p.tests] for p in find_parts(nb)]
+    assert all(i.startswith("test_convert_temperature") for i in ids[0]), ids[0]
+    assert all(i.startswith("test_lookup_country") for i in ids[1]), ids[1]
+    assert not any(nb.cells[i].metadata["nbgrader"]["grade_id"] == "setup" for p in find_parts(nb) for i in p.tests)
+
+
+def test_solutions_have_the_same_parts_and_tests_as_the_exercises():
+    for stem in STEMS:
+        ex = find_parts(nbformat.read(EXERCISES / stem / f"{stem}.ipynb", as_version=4))
+        sol = find_parts(nbformat.read(SOLUTIONS / stem / f"{stem}.ipynb", as_version=4))
+        assert [(p.title, p.tests) for p in ex] == [(p.title, p.tests) for p in sol], stem
+
+
+def test_hidden_tests_are_stripped():
+    source = ('"""doc"""\nassert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(2) == 4, "hidden"\n'
+              '### END HIDDEN TESTS\nassert f(0) == 0\n')
+    assert visible_source(source) == '"""doc"""\nassert f(1) == 2\nassert f(0) == 0\n'
+    assert visible_source("assert True\n") == "assert True\n"
+
+
+@pytest.mark.parametrize(("tests", "stub", "status"), [
+    ((TestOutcome("a", True), TestOutcome("b", True)), False, "done"),
+    ((TestOutcome("a", True), TestOutcome("b", True)), True, "done"),
+    ((TestOutcome("a", True), TestOutcome("b", False, "AssertionError: x")), False, "in progress"),
+    ((TestOutcome("a", True), TestOutcome("b", False, "AssertionError: x")), True, "in progress"),
+    ((TestOutcome("a", False, "AssertionError: x"),), True, "not started"),
+    ((TestOutcome("a", False, "NameError: name 'f' is not defined"),), False, "in progress"),
+    ((), True, "not started"),
+])
+def test_status_rule(tests, stub, status):
+    """Done: every visible test passes. Not started: none passes and the stub is still there."""
+    assert PartProgress("01_x", "Part A: f", tests, stub).status == status
+
+
+def test_rows_round_trip_through_json_and_print_as_a_table():
+    rows = [
+        PartProgress("03_validate", "Part A: convert_temperature",
+                     (TestOutcome("test_a", True), TestOutcome("test_b", False, "AssertionError: says why")), False),
+        PartProgress("03_validate", "Part B: lookup_country", (TestOutcome("test_c", False, "AssertionError: no"),), True),
+        PartProgress("04_retry", "-", problem="unreadable: NotJSONError: bad"),
+    ]
+    back = [PartProgress.from_dict(d) for d in json.loads(json.dumps([r.to_dict() for r in rows]))]
+    assert back == rows
+    table = format_table(rows, details=True)
+    lines = table.splitlines()
+    assert lines[0].split() == ["exercise", "part", "visible", "tests", "status"]
+    assert lines[1].split()[-3:] == ["1/2", "in", "progress"]
+    assert lines[2] == "    test_b: AssertionError: says why", "a part in progress lists its failing tests"
+    assert lines[3].split()[-3:] == ["0/1", "not", "started"]
+    assert "unreadable (NotJSONError: bad)" in lines[4]
+    assert lines[-1].startswith("0 of 3 parts done, 1 in progress, 1 not started.")
+    assert "test_b" not in format_table(rows), "failing tests are listed only with details"
+
+
+def test_missing_and_unreadable_notebooks_are_reported_not_raised(tmp_path):
+    (tmp_path / "01_broken").mkdir()
+    (tmp_path / "01_broken" / "01_broken.ipynb").write_text('{"cells": [')
+    (tmp_path / "02_gone").mkdir()
+    rows = check_exercises(tmp_path)
+    assert [(r.exercise, r.status) for r in rows] == [("01_broken", "unreadable"), ("02_gone", "missing")]
+
+
+def test_main_says_when_there_is_no_exercises_folder(tmp_path, capsys):
+    assert main([str(tmp_path / "nowhere"), "--quiet"]) == 2
+    assert "no exercises folder" in capsys.readouterr().err
+
+
+# --- real runs --------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stub_run():
+    """The released exercises as a learner first opens them; the folder's files before and after."""
+    before = snapshot(EXERCISES)
+    rows = check_exercises(EXERCISES)
+    return rows, before, snapshot(EXERCISES)
+
+
+@pytest.mark.slow
+def test_released_stubs_are_all_not_started(stub_run):
+    rows, _, _ = stub_run
+    assert {r.exercise for r in rows} == set(STEMS)
+    wrong = [(r.exercise, r.part, f"{r.passed}/{r.total}", r.status) for r in rows
+             if r.status != "not started" or r.passed != 0 or r.total == 0]
+    assert not wrong, f"released stubs must read 'not started' with 0 tests passed: {wrong}"
+    expected = {(stem, p.title): len(p.tests) for stem in STEMS
+                for p in find_parts(nbformat.read(EXERCISES / stem / f"{stem}.ipynb", as_version=4))}
+    assert {(r.exercise, r.part): r.total for r in rows} == expected, "every visible test is counted once"
+
+
+@pytest.mark.slow
+def test_running_the_tests_touches_nothing(stub_run):
+    _, before, after = stub_run
+    assert after == before, "the exercises folder changed (a file written, saved or added) during the check"
+
+
+@pytest.mark.slow
+def test_solutions_are_all_done_on_their_visible_tests(tmp_path):
+    """The solution notebooks pass every visible test (their hidden tests are skipped, not run)."""
+    before = snapshot(SOLUTIONS)
+    rows = check_exercises(SOLUTIONS)
+    not_done = [(r.exercise, r.part, f"{r.passed}/{r.total}", [t.error for t in r.failing]) for r in rows
+                if r.status != "done"]
+    assert not not_done, f"solutions must be 'done': {not_done}"
+    assert snapshot(SOLUTIONS) == before
+
+
+@pytest.mark.slow
+def test_half_done_exercises_read_in_progress_and_per_part(tmp_path):
+    """One part solved and one not: done + not started. A partial function: in progress."""
+    root = tmp_path / "exercises"
+    for stem in ("03_validate_then_execute", "05_fallback_and_degradation"):
+        shutil.copytree(EXERCISES / stem, root / stem)
+
+    path = root / "03_validate_then_execute" / "03_validate_then_execute.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    solution = nbformat.read(SOLUTIONS / "03_validate_then_execute" / "03_validate_then_execute.ipynb", as_version=4)
+    answer_cell(nb, "convert_temperature_answer").source = answer_cell(solution, "convert_temperature_answer").source
+    nbformat.write(nb, path)
+
+    path = root / "05_fallback_and_degradation" / "05_fallback_and_degradation.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    answer_cell(nb, "search_with_fallback_answer").source = '''\
+def search_with_fallback(query, sources):
+    # first answer wins, but failures are not recorded and the message says little
+    for name, source in sources:
+        try:
+            result = source(query)
+        except Exception:
+            continue
+        return {"ok": True, "source": name, "result": result, "failed": [], "message": f"From {name}."}
+    return {"ok": False, "source": None, "result": None, "failed": [], "message": "No answer."}
+'''
+    nbformat.write(nb, path)
+
+    rows = rows_by_part(check_exercises(root))
+    a = rows[("03_validate_then_execute", "Part A: convert_temperature")]
+    b = rows[("03_validate_then_execute", "Part B: lookup_country")]
+    c = rows[("05_fallback_and_degradation", "search_with_fallback")]
+    assert (a.status, a.passed == a.total) == ("done", True), a
+    assert (b.status, b.passed) == ("not started", 0), b
+    assert c.status == "in progress" and 0 < c.passed < c.total, c
+    failing = {t.name for t in c.failing}
+    assert "test_search_with_fallback_records_failures" in failing, failing
+    assert all(t.error.startswith("AssertionError") for t in c.failing), [t.error for t in c.failing]
+
+
+def _synthetic_exercise(folder: Path) -> Path:
+    """Three parts: two answers of which one is done; an endless loop; an untouched stub."""
+    def locked(source, grade_id, **extra):
+        return new_code_cell(source, metadata={"nbgrader": {"grade_id": grade_id, "locked": True, "solution": False,
+                                                            "grade": bool(extra), **extra}})
+
+    def answer(source, grade_id):
+        return new_code_cell(source, metadata={"nbgrader": {"grade_id": grade_id, "locked": False,
+                                                            "solution": True, "grade": False}})
+
+    stub = "    # YOUR CODE HERE\n    raise NotImplementedError()"
+    nb = new_notebook(cells=[
+        locked("import math", "setup"),
+        new_markdown_cell("## Part A: `double` and `triple` (3 points)"),
+        answer("def double(x):\n    return 2 * x", "double_answer"),
+        answer(f"def triple(x):\n{stub}", "triple_answer"),
+        new_code_cell("triple(2)"),  # a "try it" cell: not a test
+        locked("assert double(2) == 4", "test_double", points=1),
+        locked("assert triple(1) == 3, 'triple is not written'", "check_triple"),
+        locked("assert double(0) == 0\n### BEGIN HIDDEN TESTS\nassert False, 'a hidden test ran'\n"
+               "### END HIDDEN TESTS", "test_double_hidden", points=1),
+        new_markdown_cell("## Part B: forever"),
+        answer("def forever():\n    while True:\n        pass", "forever_answer"),
+        locked("forever()", "test_forever", points=1),
+        locked("assert math.pi > 3", "test_after_the_loop", points=1),
+        new_markdown_cell("## Part C: `later`"),
+        answer(f"def later():\n{stub}", "later_answer"),
+        locked("assert later() == 1", "test_later", points=1),
+    ])
+    path = folder / "01_synthetic" / "01_synthetic.ipynb"
+    path.parent.mkdir(parents=True)
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.slow
+def test_parts_hidden_tests_and_an_endless_loop(tmp_path):
+    """Tests are grouped per part; hidden blocks are skipped; a cell that never ends is
+    interrupted, counted as failed, and the tests after it still run."""
+    path = _synthetic_exercise(tmp_path)
+    rows = check_notebook(path, timeout=3)
+    assert [(r.part, r.passed, r.total, r.status) for r in rows] == [
+        ("Part A: double", 2, 3, "in progress"),
+        ("Part B: forever", 1, 2, "in progress"),
+        ("Part C: later", 0, 1, "not started"),
+    ], rows
+    a, b, _ = rows
+    assert [t.name for t in a.failing] == ["check_triple"] and "NotImplementedError" in a.failing[0].error
+    assert [t.name for t in b.failing] == ["test_forever"], b
+    assert not (path.parent / ".ipynb_checkpoints").exists()
+
+
+@pytest.mark.slow
+def test_show_progress_prints_the_table_for_a_notebook_cell(tmp_path, capsys):
+    """The index page's cell: a separate process, the same rows, printed as the table."""
+    root = tmp_path / "exercises"
+    shutil.copytree(EXERCISES / "05_fallback_and_degradation", root / "05_fallback_and_degradation")
+    rows = show_progress(root)
+    out = capsys.readouterr().out
+    assert [(r.exercise, r.part, r.status) for r in rows] == [
+        ("05_fallback_and_degradation", "search_with_fallback", "not started")]
+    assert "05_fallback_and_degradation  search_with_fallback" in out and "not started" in out
+    assert out.strip().endswith("hidden tests run when you are graded."), out
+
+
+def test_module_doctests_pass():
+    import doctest
+
+    import toolfaults.progress as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, f"{result.failed} doctest(s) in toolfaults.progress failed"

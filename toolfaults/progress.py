@@ -1,0 +1,372 @@
+"""How far along am I? Run the visible tests of every exercise on your own notebooks.
+
+``make progress`` (or ``python -m toolfaults.progress``) and the cell on the
+course's index page run each exercise notebook under ``exercises/`` the way
+*Restart Kernel and Run All Cells* would, but on a scratch copy in a temporary
+folder, with a fresh kernel, offline (``TOOLFAULTS_MODE=offline``, no API key).
+Your notebooks are only read: nothing is saved, no output is added, no file
+appears next to them. The result is one row per part of each exercise::
+
+    exercise                     part                     visible tests  status
+    03_validate_then_execute     Part A: convert_temperature       3/8   in progress
+    03_validate_then_execute     Part B: lookup_country            0/3   not started
+
+A part is **not started** while its answer cell still holds the stub's
+``raise NotImplementedError()`` and no visible test passes, **done** when every visible
+test passes, and **in progress** in between. Hidden tests are not run: they
+are not in your notebook (and a solution notebook's ``### BEGIN HIDDEN TESTS``
+blocks are skipped), so *done* means "passes what you can see", not a grade.
+
+Parts and tests are found from the nbgrader metadata every exercise cell keeps
+(no grading code is needed): an answer cell has ``solution: true``; a test cell
+is a locked code cell without a solution that comes after an answer cell; a
+part is named by the ``## `` heading above its answer cell. The status rule on
+its own, for one part::
+
+    >>> tests = (TestOutcome("test_a", True), TestOutcome("test_b", False, "AssertionError: no"))
+    >>> PartProgress("04_retry", "Part A: resilient_invoke", tests, stub=False).status
+    'in progress'
+    >>> PartProgress("04_retry", "Part A: resilient_invoke", tests[1:], stub=True).status
+    'not started'
+    >>> PartProgress("04_retry", "Part A: resilient_invoke", tests[:1], stub=False).status
+    'done'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
+    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "show_progress", "main",
+]
+
+log = logging.getLogger(__name__)
+
+Status = Literal["not started", "in progress", "done", "missing", "unreadable"]
+
+_HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[^\n]*\n?", re.S | re.M)
+_STEM = re.compile(r"^\d\d_[a-z0-9_]+$")
+_STUB = re.compile(r"^[ \t]*raise NotImplementedError\b", re.M)
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One visible test cell, run.
+
+    Attributes:
+        name: the cell's nbgrader ``grade_id`` (e.g. ``test_resilient_invoke_success``).
+        passed: it ran without an error.
+        error: ``"AssertionError: <first line of the message>"`` when it failed.
+    """
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    name: str
+    passed: bool
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class PartProgress:
+    """One part of one exercise: its visible tests and where the learner stands.
+
+    Attributes:
+        exercise: the exercise's stem, e.g. ``"04_retry_with_backoff"``.
+        part: the part's name, e.g. ``"Part A: resilient_invoke"``.
+        tests: every visible test of the part, in notebook order.
+        stub: every answer cell of the part still holds the stub's ``raise NotImplementedError``.
+        problem: for a missing or unreadable notebook, what is wrong (no tests then).
+    """
+
+    exercise: str
+    part: str
+    tests: tuple[TestOutcome, ...] = ()
+    stub: bool = False
+    problem: str = ""
+
+    @property
+    def passed(self) -> int:
+        """How many visible tests pass."""
+        return sum(t.passed for t in self.tests)
+
+    @property
+    def total(self) -> int:
+        """How many visible tests the part has."""
+        return len(self.tests)
+
+    @property
+    def status(self) -> Status:
+        """``not started``, ``in progress`` or ``done`` (``missing``/``unreadable`` for a broken file)."""
+        if self.problem:
+            return "missing" if self.problem.startswith("missing") else "unreadable"
+        if self.total and self.passed == self.total:
+            return "done"
+        if self.passed == 0 and self.stub:
+            return "not started"
+        return "in progress"
+
+    @property
+    def failing(self) -> list[TestOutcome]:
+        """The visible tests that fail."""
+        return [t for t in self.tests if not t.passed]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready), with ``passed``, ``total`` and ``status`` included."""
+        data = asdict(self)
+        data.update(passed=self.passed, total=self.total, status=self.status)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PartProgress":
+        """Read back what :meth:`to_dict` wrote."""
+        return cls(data["exercise"], data["part"], tuple(TestOutcome(**t) for t in data["tests"]),
+                   data["stub"], data.get("problem", ""))
+
+
+@dataclass
+class Part:
+    """Where a part lives in a notebook: its answer cells and its visible test cells (indices)."""
+
+    title: str
+    answers: list[int] = field(default_factory=list)
+    tests: list[int] = field(default_factory=list)
+
+
+def _nbgrader(cell) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def _part_title(heading: str, fallback: str) -> str:
+    """``"## Part A: `convert_temperature` (18 points)"`` -> ``"Part A: convert_temperature"``."""
+    text = heading.lstrip("#").strip().replace("`", "")
+    m = re.match(r"(Part\s+\w+)\s*[:.\-—–]?\s*([A-Za-z_][\w.]*)?", text)
+    if m:
+        return f"{m.group(1)}: {m.group(2)}" if m.group(2) else m.group(1)
+    m = re.match(r"([A-Za-z_][\w.]*)", text)
+    return m.group(1) if m else fallback
+
+
+def find_parts(nb) -> list[Part]:
+    """The parts of an exercise notebook, from its nbgrader cell metadata.
+
+    An answer cell (``solution: true``) opens a part, or joins the current one when
+    no new ``## `` heading came between them. Locked code cells without a solution
+    that follow an answer cell are that part's tests (setup cells come before
+    the first answer cell and are not tests).
+    """
+    parts: list[Part] = []
+    heading, heading_used = "", True
+    for i, cell in enumerate(nb.cells):
+        meta = _nbgrader(cell)
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if re.match(r"^##\s", line):
+                    heading, heading_used = line, False
+                    break
+        elif meta.get("solution"):
+            if cell.cell_type != "code":
+                continue
+            if parts and heading_used:
+                parts[-1].answers.append(i)
+            else:
+                parts.append(Part(_part_title(heading, meta.get("grade_id", f"cell {i}")), [i]))
+                heading_used = True
+        elif cell.cell_type == "code" and parts and (meta.get("locked") or meta.get("grade")):
+            parts[-1].tests.append(i)
+    return parts
+
+
+def visible_source(source: str) -> str:
+    """A test cell's source without its ``### BEGIN/END HIDDEN TESTS`` blocks."""
+    return _HIDDEN.sub("", source)
+
+
+def _error_of(cell) -> str:
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "error":
+            lines = str(out.get("evalue", "")).strip().splitlines()
+            return f"{out.get('ename', 'Error')}: {lines[0] if lines else ''}".rstrip(": ")
+    return ""
+
+
+def _kernel_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env["TOOLFAULTS_MODE"] = "offline"
+    env["MPLBACKEND"] = "Agg"
+    # The exercises import toolfaults: make this copy of it importable from the scratch folder.
+    package_root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, timeout: float = 60,
+                   kernel_name: str = "python3") -> list[PartProgress]:
+    """Run one exercise notebook's visible tests on a scratch copy; one result per part.
+
+    Args:
+        path: the notebook (``exercises/NN_topic/NN_topic.ipynb``, or a solution).
+        exercise: the name shown in the table (default: the notebook's stem).
+        timeout: seconds a cell may run before it is interrupted and counted as failed.
+        kernel_name: the Jupyter kernel to start.
+
+    Returns:
+        One :class:`PartProgress` per part; a single ``missing``/``unreadable`` row
+        when the notebook cannot be read.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    name = exercise or path.stem
+    if not path.is_file():
+        return [PartProgress(name, "-", problem=f"missing: {path} does not exist")]
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception as err:  # a half-written or hand-edited file: say so, do not crash
+        return [PartProgress(name, "-", problem=f"unreadable: {type(err).__name__}: {err}")]
+    parts = find_parts(nb)
+    for part in parts:
+        for i in part.tests:
+            nb.cells[i].source = visible_source(nb.cells[i].source)
+    log.info("%s: running %d visible tests in %d part(s)", name, sum(len(p.tests) for p in parts), len(parts))
+    with tempfile.TemporaryDirectory(prefix="toolfaults-progress-") as scratch:
+        work = Path(scratch) / path.parent.name
+        shutil.copytree(path.parent, work, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        env = _kernel_env()
+        env["IPYTHONDIR"] = str(Path(scratch) / "ipython")   # no history or profile of the learner's touched
+        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, allow_errors=True,
+                                interrupt_on_timeout=True, shutdown_kernel="immediate", resources={"metadata": {"path": str(work)}})
+        try:
+            # The kernel's stderr (ipykernel's start-up warnings) would only clutter the table.
+            client.execute(env=env, cwd=str(work), stderr=subprocess.DEVNULL)
+        except Exception as err:  # the kernel died or could not start: every test that did not run fails
+            log.warning("%s: the run stopped early: %s: %s", name, type(err).__name__, err)
+    results = []
+    for part in parts:
+        stub = all(_STUB.search(nb.cells[i].source) for i in part.answers)
+        tests = []
+        for i in part.tests:
+            cell = nb.cells[i]
+            ran = cell.get("execution_count") is not None or cell.get("outputs")
+            error = _error_of(cell) if ran else "not run: the notebook stopped before this cell"
+            tests.append(TestOutcome(_nbgrader(cell).get("grade_id", f"cell {i}"), not error, error))
+        results.append(PartProgress(name, part.title, tuple(tests), stub))
+    return results
+
+
+def exercise_notebooks(root: str | os.PathLike) -> list[Path]:
+    """``root/NN_topic/NN_topic.ipynb`` for every exercise folder under ``root``, in order."""
+    root = Path(root)
+    return [d / f"{d.name}.ipynb" for d in sorted(root.iterdir()) if d.is_dir() and _STEM.match(d.name)]
+
+
+def check_exercises(root: str | os.PathLike = "exercises", **kwargs: Any) -> list[PartProgress]:
+    """Run :func:`check_notebook` on every exercise under ``root``; all parts, in order.
+
+    Raises:
+        FileNotFoundError: when ``root`` is not a folder.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no exercises folder at {root}")
+    rows: list[PartProgress] = []
+    for notebook in exercise_notebooks(root):
+        rows += check_notebook(notebook, exercise=notebook.parent.name, **kwargs)
+    return rows
+
+
+def format_table(rows: Sequence[PartProgress], *, details: bool = False) -> str:
+    """The table: exercise, part, visible tests passed/total, status; then a one-line summary.
+
+    With ``details``, each failing test is listed under its part with the first
+    line of its message (the hint the test gives).
+    """
+    header = ("exercise", "part", "visible tests", "status")
+    cells = [(r.exercise, r.part, f"{r.passed}/{r.total}" if not r.problem else "-",
+              r.status if not r.problem else f"{r.status} ({r.problem.split(': ', 1)[-1]})") for r in rows]
+    widths = [max(len(str(c[k])) for c in [header, *cells]) for k in range(3)]
+    lines = [f"{header[0]:<{widths[0]}}  {header[1]:<{widths[1]}}  {header[2]:>{widths[2]}}  {header[3]}"]
+    for row, c in zip(rows, cells):
+        lines.append(f"{c[0]:<{widths[0]}}  {c[1]:<{widths[1]}}  {c[2]:>{widths[2]}}  {c[3]}")
+        if details and row.status == "in progress":
+            lines += [f"    {t.name}: {t.error}" for t in row.failing]
+    counts = {s: sum(r.status == s for r in rows) for s in ("done", "in progress", "not started")}
+    lines.append("")
+    lines.append(f"{counts['done']} of {len(rows)} parts done, {counts['in progress']} in progress, "
+                 f"{counts['not started']} not started. Visible tests only: hidden tests run when you are graded.")
+    return "\n".join(lines)
+
+
+def _find_exercises(start: Path) -> Path:
+    for folder in (start, *start.parents):
+        if (folder / "exercises").is_dir():
+            return folder / "exercises"
+    raise FileNotFoundError(f"no exercises/ folder in {start} or above it")
+
+
+def show_progress(root: str | os.PathLike | None = None, *, details: bool = True, timeout: float = 60) -> list[PartProgress]:
+    """For a notebook cell (the course index): print the progress table of your exercises.
+
+    The tests run in a separate process (``python -m toolfaults.progress``), so
+    nothing they do reaches your kernel.
+
+    Args:
+        root: the exercises folder (default: ``exercises/`` in the current folder or above it).
+        details: list the failing tests of parts in progress, with their hints.
+        timeout: seconds a cell may run.
+
+    Returns:
+        The rows of the table.
+    """
+    folder = Path(root) if root is not None else _find_exercises(Path.cwd())
+    print(f"Running the visible tests of your exercises in {folder.resolve()} (a scratch copy; "
+          "this takes a few seconds per exercise)...", flush=True)
+    done = subprocess.run([sys.executable, "-m", "toolfaults.progress", str(folder), "--json",
+                           "--timeout", str(timeout)], capture_output=True, text=True, env=_kernel_env())
+    if done.returncode != 0:
+        raise RuntimeError(f"the progress check failed:\n{done.stderr.strip()[-2000:]}")
+    rows = [PartProgress.from_dict(d) for d in json.loads(done.stdout)]
+    print(format_table(rows, details=details))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m toolfaults.progress [EXERCISES] [--json] [--details] [--timeout S]``."""
+    parser = argparse.ArgumentParser(prog="python -m toolfaults.progress", description=(
+        "Run the visible tests of each exercise on your own notebooks (a scratch copy, offline) "
+        "and show each part's status: not started, in progress or done."))
+    parser.add_argument("root", nargs="?", default="exercises", help="the exercises folder (default: exercises)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of the table")
+    parser.add_argument("--details", action="store_true", help="list failing tests with their messages")
+    parser.add_argument("--timeout", type=float, default=60, help="seconds a cell may run (default: 60)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    if not (args.quiet or args.json):  # one line per exercise on stderr while it runs
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    try:
+        rows = check_exercises(args.root, timeout=args.timeout)
+    except FileNotFoundError as err:
+        print(err, file=sys.stderr)
+        return 2
+    print(json.dumps([r.to_dict() for r in rows], indent=1) if args.json else format_table(rows, details=args.details))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
