@@ -135,6 +135,10 @@ e2e: $(STAMP) $(EXTRA_STAMPS) browser ## Drive JupyterLab (started as `make lab`
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
 	$(RUN) $(BIN)/python -m autograder.release
 
+.PHONY: progress
+progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratch copy, offline): each part not started / in progress / done
+	$(RUN) $(OFFLINE) $(BIN)/python -m toolfaults.progress exercises $(PROGRESS_ARGS)
+
 grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
 
