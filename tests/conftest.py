@@ -11,6 +11,18 @@ os.environ["TOOLFAULTS_MODE"] = "offline"
 # loops cost seconds, not minutes (every run compared with it uses the same).
 SAMPLE_CLASS_LIMITS = ["--timeout", "10", "--notebook-timeout", "25"]
 
+# pytest-timeout: the global limit (pyproject.toml) is for a test; a test marked `slow` or
+# `e2e` may pay for a whole grading run or a browser session in its fixtures, so it gets
+# this one, unless it names its own with @pytest.mark.timeout.
+SLOW_TIMEOUT = 1200
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("timeout") is None and (
+                item.get_closest_marker("slow") or item.get_closest_marker("e2e")):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
 
 @pytest.fixture(scope="session")
 def sample_class_graded(tmp_path_factory):

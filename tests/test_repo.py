@@ -75,3 +75,13 @@ def test_exercises_are_generated_from_solutions():
         pytest.skip("no solutions yet")
     stale = release.stale_files()
     assert not stale, "exercises/ is stale; run `make exercises` and commit:\n" + "\n".join(stale)
+
+
+
+def test_every_test_has_a_time_limit(request):
+    """pytest-timeout is active: 120 s for a test (pyproject.toml), 1200 s for one marked slow (tests/conftest.py)."""
+    assert request.config.pluginmanager.hasplugin("timeout"), "pytest-timeout is not installed (`make setup`)"
+    assert float(request.config.getini("timeout")) == 120
+    assert request.node.get_closest_marker("timeout") is None, "an unmarked test runs under the global limit"
+    slow = [i for i in request.session.items if i.get_closest_marker("slow")]
+    assert all(i.get_closest_marker("timeout").args[0] >= 1200 for i in slow), "a slow test got no longer limit"
