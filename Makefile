@@ -44,7 +44,7 @@ LAB = $(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) 
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: learner-edition collect export help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -141,6 +141,18 @@ progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratc
 
 grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
+
+learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address]
+	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO]"; exit 1; }
+	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",)
+
+collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv]
+	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=04_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv]"; exit 1; }
+	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",)
+
+export: $(STAMP) ## Grades and feedback for Canvas and Moodle into autograder/exports: ROSTER=roster.csv [EXPORT_ARGS=...]
+	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 04_retry_with_backoff=12345\"]"; exit 1; }
+	$(RUN) $(BIN)/python -m autograder.lms.export --roster "$(ROSTER)" $(EXPORT_ARGS)
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.bench
