@@ -1,7 +1,7 @@
 """Speed figures, measured in one run (what `make bench` prints).
 
     python -m autograder.bench                  # every section
-    python -m autograder.bench grading          # only some sections: lessons, grading, sandbox
+    python -m autograder.bench grading          # only some sections: lessons, grading, sandbox, simulator
     python -m autograder.bench grading --submissions 30 --workers 2
 
 Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones there):
@@ -10,6 +10,9 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
               (nbclient, offline, as the lesson tests run them).
 ``sandbox``   kernel start-up plain vs inside the grading sandbox (bubblewrap): the
               overhead per graded notebook.
+``simulator`` lesson 4's thundering-herd simulator: 1,000 clients under every backoff
+              strategy, best of ``--repeat`` + 2 (the widget redraws it on every
+              slider move; the tests check what it computes, not how fast).
 ``grading``   a class of at least 24 submissions from the sample class, graded one at
               a time, on a Dask LocalCluster (`make grade`'s default; the cluster's
               start-up is inside the timing) and by a plain pool of worker processes,
@@ -133,9 +136,12 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                 started = time.perf_counter()
                 results = grade_with(course, tasks, n or workers, engine)
                 seconds = time.perf_counter() - started
-                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s)  [{load()}]", flush=True)
-                run = runs.setdefault(mode, {"times": [], "scores": None, "same": True})
+                spread = _spread(results)
+                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread})  [{load()}]",
+                      flush=True)
+                run = runs.setdefault(mode, {"times": [], "scores": None, "same": True, "per_worker": []})
                 run["times"].append(round(seconds, 2))
+                run["per_worker"].append(spread)
                 scores = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
                 run["same"] = run["same"] and (run["scores"] is None or run["scores"] == scores)
                 run["scores"] = scores
@@ -161,7 +167,19 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     print(f"  figure: {figure.relative_to(ROOT) if figure.is_relative_to(ROOT) else figure}")
     return {"submissions": len(tasks), "workers": workers, "sandboxed": sandboxed,
             **{f"{mode}_seconds": run["times"] for mode, run in runs.items()},
+            **{f"{mode}_per_worker": run["per_worker"] for mode, run in runs.items()},
             **ratio, "dask_vs_sequential_per_round": per_round, "identical_scores": identical}
+
+
+def _spread(results: list) -> str:
+    """How the submissions were shared among the processes that graded them, e.g. "13+11".
+
+    A figure, not a check: on a busy machine Dask may hand most tasks to the worker that
+    started first, and the tests assert only that workers (not this process) graded.
+    """
+    from collections import Counter
+
+    return "+".join(str(n) for n in sorted(Counter(r.worker for r in results).values(), reverse=True))
 
 
 def _figure(best: dict[str, float], workers: int, n: int, path: Path) -> Path:
@@ -208,10 +226,29 @@ def bench_sandbox(args: argparse.Namespace) -> dict[str, Any]:
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in f.items()}
 
 
+# -- backoff simulator ------------------------------------------------------------------------
+def bench_simulator(args: argparse.Namespace) -> dict[str, Any]:
+    """Seconds to simulate 1,000 clients under every strategy (lesson 4's widget), best of several runs."""
+    from toolfaults.backoff import compare
+
+    compare(50)  # imports and numpy's first calls out of the timing
+    times = []
+    for _ in range(args.repeat + 2):
+        started = time.perf_counter()
+        results = compare(1000, base=0.1, cap=10.0)
+        times.append(time.perf_counter() - started)
+    calls = {s: r.total_calls for s, r in results.items()}
+    print(f"  1,000 clients, {len(results)} strategies: best {min(times) * 1000:.0f} ms, "
+          f"median {sorted(times)[len(times) // 2] * 1000:.0f} ms of {len(times)} runs (goal: well under 1 s); "
+          "calls: " + ", ".join(f"{s} {n}" for s, n in calls.items()))
+    return {"clients": 1000, "best_s": round(min(times), 4), "runs_s": [round(t, 4) for t in times], "calls": calls}
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "lessons": bench_lessons,
     "grading": bench_grading,
     "sandbox": bench_sandbox,
+    "simulator": bench_simulator,
 }
 
 

