@@ -223,6 +223,14 @@ def _without_grading_pins(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
+def _learner_pyproject(text: str) -> str:
+    """``pyproject.toml`` installing the helper package only (the course's also installs the grader)."""
+    text = re.sub(r"^packages\s*=.*$", 'packages = ["toolfaults"]', text, count=1, flags=re.M)
+    # the comment above the package list explains the grader's package: not for learners
+    return re.sub(r"(?:^#[^\n]*\n)+(?=\[tool\.setuptools\])",
+                  lambda m: "" if "autograder" in m.group(0) else m.group(0), text, flags=re.M)
+
+
 def _until_heading(lines: list[str]) -> list[str]:
     taken = []
     for line in lines:
@@ -326,6 +334,7 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
         shutil.copy2(source / rel, target)
     for name in ("requirements.txt", "environment.yml"):
         (dest / name).write_text(_without_grading_pins((source / name).read_text()))
+    (dest / "pyproject.toml").write_text(_learner_pyproject((source / "pyproject.toml").read_text()))
     phony, target = _makefile_extra(source)
     makefile = (TEMPLATES / "Makefile").read_text().replace("@PHONY_EXTRA@", phony).replace("@TARGETS_EXTRA@", target)
     (dest / "Makefile").write_text(makefile.replace(" \n", "\n"))

@@ -75,6 +75,7 @@ def test_edition_holds_the_learner_material_only(built):
         assert "nbgrader==" in text and "dask==" not in text and "psycopg2" not in text and "playwright" not in text
     assert "autograder" not in (built.dest / "postBuild").read_text(), "Binder must not need the grader"
     assert "autograder" not in (built.dest / "Makefile").read_text()
+    assert "autograder" not in (built.dest / "pyproject.toml").read_text(), "pip must install toolfaults only"
     exercises = sorted((ROOT / "exercises").glob("*/*.ipynb"))
     assert all((built.dest / p.relative_to(ROOT)).read_bytes() == p.read_bytes() for p in exercises)
 
