@@ -343,6 +343,7 @@ _STYLE = """<style>
   text-align: left; line-height: 1.4; padding: 4px 10px; }
 .tf-quiz .tf-quiz-option code, .tf-quiz .tf-quiz-prompt code { font-size: 0.95em; }
 .tf-quiz .tf-quiz-options { gap: 6px; }
+.tf-quiz .widget-html-content { line-height: 1.5; }
 .tf-quiz .tf-quiz-question { border-left: 3px solid var(--jp-border-color2, #ccc); padding-left: 10px; margin: 6px 0 12px 0; }
 .tf-quiz .tf-quiz-feedback.tf-quiz-right { color: var(--jp-success-color1, #388e3c); }
 .tf-quiz .tf-quiz-feedback.tf-quiz-wrong { color: var(--jp-error-color1, #d32f2f); }
