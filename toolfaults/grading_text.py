@@ -142,7 +142,7 @@ def says_all_failed(message: object) -> bool:
     [True, True, False]
     """
     text = _text(message)
-    failed = r"(fail|unavailable|down\b|error|unreachable|could ?n[o']t|can ?n[o']t|did ?n[o']t|no answer|gave up|broke|timed out|refused)"
+    failed = r"(fail|unavailable|down\b|error|unreachable|could ?n[o']t|can't|can ?not|did ?n[o']t|no answer|gave up|broke|timed out|refused)"
     return _any(text, [
         rf"\b(all|every|each)\b{_SAME_SENTENCE}{failed}",
         rf"{failed}{_SAME_SENTENCE}\b(all|every|each)\b",
@@ -151,7 +151,7 @@ def says_all_failed(message: object) -> bool:
         r"\bnot (a single|one) (source|of)",
         r"\bno (answer|result|data)\b",
         r"\bnothing (answered|worked)\b",
-        rf"\b(not|n't|never|unable|failed)\b{_SAME_SENTENCE}\bany\b",
+        rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
     ])
 
 
@@ -229,7 +229,7 @@ def says_not_confirmed(message: object) -> bool:
     """
     return _any(_text(message), [
         r"confirm", r"verif", r"uncertain", r"unknown (whether|if)", r"unclear (whether|if)",
-        r"(do ?n[o']t|does ?n[o']t|can ?n[o']t|cannot|could ?n[o']t|no way to) (know|tell|say|be sure)",
+        r"(do ?n[o']t|does ?n[o']t|can't|can ?not|could ?n[o']t|no way to) (know|tell|say|be sure)",
         r"not (be )?(sure|certain)", r"(may|might) or (may|might) not", r"(may|might) (already )?have (happened|been|gone)",
     ])
 

@@ -27,6 +27,7 @@ def test_all_failed():
         "Every source failed (primary_api, mirror_api, local_cache)",
         "none of the sources answered",
         "no source could answer",
+        "We can't reach any of the sources.",
         "No answer: primary_api, mirror_api and local_cache are down.",
         "Could not get an answer from any source (primary_api, mirror_api, local_cache).",
         "Each of primary_api, mirror_api and local_cache raised an error.",
@@ -116,7 +117,7 @@ def test_no_result_and_do_not_repeat():
 
 def test_uncertain_write():
     check(gt.says_not_confirmed, [
-        "The action could not be confirmed.", "send_email is unconfirmed.", "I cannot tell whether the e-mail went out.",
+        "The action could not be confirmed.", "send_email is unconfirmed.", "I can't tell whether it went through.", "I cannot tell whether the e-mail went out.",
         "It may or may not have happened.", "We could not verify that it was sent.", "Its outcome is uncertain.",
     ], ["The e-mail was sent.", "send_email failed: mailbox full."])
     check(gt.says_not_repeated, [
