@@ -68,7 +68,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Choice", "Question", "Feedback", "Quiz", "classify", "quiz", "validate", "render_markdown"]
+__all__ = ["Choice", "Question", "Feedback", "Quiz", "classify", "quiz", "validate", "render_markdown",
+           "is_quiz_cell", "questions_from_cell"]
 
 Kind = Literal["choice", "classify"]
 
@@ -507,6 +508,31 @@ class Quiz:
         data = dict(data or {})
         data["text/plain"] = self.text()
         return data, metadata
+
+
+def is_quiz_cell(source: str) -> bool:
+    """True for a notebook cell that shows a quiz: a line that starts with ``quiz(``."""
+    return re.search(r"^quiz\(", source, re.M) is not None
+
+
+def questions_from_cell(source: str) -> list[Question]:
+    """The questions of a quiz cell, without a kernel and without showing anything.
+
+    Runs the cell's statements except the bare calls (``quiz(QUESTIONS)``), then
+    validates ``QUESTIONS``. For tests and tools that check a lesson's questions.
+
+    Raises:
+        ValueError: when the cell defines no ``QUESTIONS`` or they break a rule.
+    """
+    import ast
+
+    tree = ast.parse(source)
+    tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))]
+    namespace: dict[str, Any] = {}
+    exec(compile(tree, "<quiz cell>", "exec"), namespace)  # noqa: S102 (the course's own cells)
+    if "QUESTIONS" not in namespace:
+        raise ValueError("the quiz cell defines no QUESTIONS")
+    return validate(namespace["QUESTIONS"])
 
 
 def quiz(questions: Sequence[Question | Mapping[str, Any]], title: str = "Self-check") -> Quiz:

@@ -9,7 +9,6 @@ are read from the notebook's own QUESTIONS, so the test needs no change per less
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 from pathlib import Path
@@ -25,19 +24,16 @@ NOTEBOOK = os.environ.get("QUIZ_NOTEBOOK", "tests/e2e/fixtures/quiz.ipynb")
 
 
 def first_question(checkout: Path, notebook: str):
-    """The first question of the notebook's quiz cell, as toolfaults.quiz builds it (no kernel needed)."""
+    """The first question of the notebook's quiz cell, and how many there are (no kernel needed)."""
     import nbformat
 
-    from toolfaults.quiz import Quiz
+    from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
     nb = nbformat.read(checkout / notebook, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and re.search(r"^quiz\(", c.source, re.M)]
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and is_quiz_cell(c.source)]
     assert len(cells) == 1, f"{notebook}: expected one cell that ends with quiz(QUESTIONS), found {len(cells)}"
-    namespace: dict = {}
-    tree = ast.parse(cells[0])
-    tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))]
-    exec(compile(tree, notebook, "exec"), namespace)  # the imports and QUESTIONS, not the display call
-    return Quiz(namespace["QUESTIONS"]).questions[0], len(namespace["QUESTIONS"])
+    questions = questions_from_cell(cells[0])
+    return questions[0], len(questions)
 
 
 def test_quiz_answers_wrong_then_right_with_feedback(lab):

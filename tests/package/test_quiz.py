@@ -8,7 +8,9 @@ import doctest
 import pytest
 
 import toolfaults.quiz as quiz_module
-from toolfaults.quiz import Choice, Feedback, Question, Quiz, classify, quiz, render_markdown, validate
+from toolfaults.quiz import (
+    Choice, Feedback, Question, Quiz, classify, is_quiz_cell, questions_from_cell, quiz, render_markdown, validate,
+)
 
 RIGHT = Choice("An error result listing the real tools", "The call gets its one result and names what exists.",
                correct=True)
@@ -217,3 +219,14 @@ def test_a_reader_without_widgets_sees_every_question_and_option():
 
 def test_quiz_dataclass_is_the_public_entry():
     assert isinstance(quiz([question()]), Quiz)
+
+
+def test_questions_are_read_from_a_cell_without_showing_anything():
+    source = ('from toolfaults.quiz import Choice, Question, quiz\n\nQUESTIONS = [Question("Q?", [\n'
+              '    Choice("a", "Because a is the one we want.", correct=True),\n'
+              '    Choice("b", "Because b is not the one.")])]\nquiz(QUESTIONS)\n')
+    assert is_quiz_cell(source) and not is_quiz_cell("print(quiz)\n")
+    questions = questions_from_cell(source)
+    assert [q.prompt for q in questions] == ["Q?"]
+    with pytest.raises(ValueError, match="defines no QUESTIONS"):
+        questions_from_cell("x = 1\nquiz(x)\n")
