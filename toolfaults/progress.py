@@ -50,7 +50,8 @@ from typing import Any, Literal
 
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
-    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "show_progress", "main",
+    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "run_progress", "show_progress",
+    "main",
 ]
 
 log = logging.getLogger(__name__)
@@ -317,30 +318,36 @@ def _find_exercises(start: Path) -> Path:
     raise FileNotFoundError(f"no exercises/ folder in {start} or above it")
 
 
-def show_progress(root: str | os.PathLike | None = None, *, details: bool = True, timeout: float = 60) -> list[PartProgress]:
-    """For a notebook cell (the course index): print the progress table of your exercises.
+def run_progress(root: str | os.PathLike | None = None, *, timeout: float = 60) -> list[PartProgress]:
+    """:func:`check_exercises` in a separate process (``python -m toolfaults.progress --json``).
 
-    The tests run in a separate process (``python -m toolfaults.progress``), so
-    nothing they do reaches your kernel.
+    Nothing the tests do reaches the calling kernel. ``root`` defaults to the
+    ``exercises/`` folder in the current folder or above it.
+
+    Raises:
+        FileNotFoundError: when there is no exercises folder.
+        RuntimeError: when the check itself fails.
+    """
+    folder = Path(root) if root is not None else _find_exercises(Path.cwd())
+    done = subprocess.run([sys.executable, "-m", "toolfaults.progress", str(folder), "--json",
+                           "--timeout", str(timeout)], capture_output=True, text=True, env=_kernel_env())
+    if done.returncode != 0:
+        raise RuntimeError(f"the progress check failed:\n{done.stderr.strip()[-2000:]}")
+    return [PartProgress.from_dict(d) for d in json.loads(done.stdout)]
+
+
+def show_progress(root: str | os.PathLike | None = None, *, details: bool = True, timeout: float = 60) -> None:
+    """For a notebook cell (the course index): print the progress table of your exercises.
 
     Args:
         root: the exercises folder (default: ``exercises/`` in the current folder or above it).
         details: list the failing tests of parts in progress, with their hints.
         timeout: seconds a cell may run.
-
-    Returns:
-        The rows of the table.
     """
     folder = Path(root) if root is not None else _find_exercises(Path.cwd())
-    print(f"Running the visible tests of your exercises in {folder.resolve()} (a scratch copy; "
-          "this takes a few seconds per exercise)...", flush=True)
-    done = subprocess.run([sys.executable, "-m", "toolfaults.progress", str(folder), "--json",
-                           "--timeout", str(timeout)], capture_output=True, text=True, env=_kernel_env())
-    if done.returncode != 0:
-        raise RuntimeError(f"the progress check failed:\n{done.stderr.strip()[-2000:]}")
-    rows = [PartProgress.from_dict(d) for d in json.loads(done.stdout)]
-    print(format_table(rows, details=details))
-    return rows
+    print(f"Running the visible tests of your exercises in {folder.resolve()} (on a scratch copy: "
+          "your notebooks are not changed). This takes a few seconds per exercise...", flush=True)
+    print(format_table(run_progress(folder, timeout=timeout), details=details))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -257,15 +257,20 @@ def test_parts_hidden_tests_and_an_endless_loop(tmp_path):
 
 
 @pytest.mark.slow
-def test_show_progress_prints_the_table_for_a_notebook_cell(tmp_path, capsys):
-    """The index page's cell: a separate process, the same rows, printed as the table."""
+def test_show_progress_prints_the_table_for_a_notebook_cell(tmp_path, monkeypatch, capsys):
+    """The index page's cell: finds exercises/ above the notebook's folder, runs in a separate
+    process, prints the table and returns nothing (no list echoed under the cell)."""
     root = tmp_path / "exercises"
     shutil.copytree(EXERCISES / "05_fallback_and_degradation", root / "05_fallback_and_degradation")
-    rows = show_progress(root)
+    (tmp_path / "course").mkdir()
+    monkeypatch.chdir(tmp_path / "course")
+    assert show_progress() is None
     out = capsys.readouterr().out
-    assert [(r.exercise, r.part, r.status) for r in rows] == [
-        ("05_fallback_and_degradation", "search_with_fallback", "not started")]
-    assert "05_fallback_and_degradation  search_with_fallback" in out and "not started" in out
+    assert f"exercises in {root}" in out
+    row = next(line for line in out.splitlines() if line.startswith("05_fallback_and_degradation"))
+    (part,) = find_parts(nbformat.read(root / "05_fallback_and_degradation" / "05_fallback_and_degradation.ipynb",
+                                      as_version=4))
+    assert row.split()[1:] == ["search_with_fallback", f"0/{len(part.tests)}", "not", "started"], row
     assert out.strip().endswith("hidden tests run when you are graded."), out
 
 
