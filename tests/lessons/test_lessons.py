@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -67,3 +68,57 @@ def test_lesson_runs_offline(path: Path, monkeypatch):
     assert not missing, (
         f"{path.name}: cells {missing} are tagged raises-exception (a failure shown on purpose) but did not raise"
     )
+
+
+def _code(nb) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+NUMBERED = [p for p in LESSONS if not p.name.startswith("00_")]
+
+
+def test_one_error_contract_across_the_lessons():
+    """Lesson 02 builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
+    defined = {p.name for p in NUMBERED if re.search(r"^class ToolError\b", _code(nbformat.read(p, as_version=4)), re.M)}
+    assert defined == {"02_is_error_protocol.ipynb"}, (
+        f"only lesson 02 builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
+    for stem in ("02_is_error_protocol", "05_fallback_and_degradation", "06_safe_agent_loop",
+                 "07_troubleshooting_and_measuring"):
+        code = _code(nbformat.read(COURSE / f"{stem}.ipynb", as_version=4))
+        assert "from toolfaults.contract import" in code, f"{stem} should reuse toolfaults.contract's ToolError"
+        assert not re.search(r"^(ACTIONS|RECOVERIES)\s*=", code, re.M), f"{stem} defines its own recovery vocabulary"
+
+
+def _dumps_calls(source: str):
+    """(call node, its source line) for every json.dumps(...) in a code cell (top-level await allowed)."""
+    tree = compile(source, "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    lines = source.splitlines()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "json.dumps":
+            yield node, lines[node.lineno - 1]
+
+
+@pytest.mark.parametrize("path", NUMBERED, ids=lambda p: p.stem)
+def test_json_for_the_model_keeps_non_ascii_text(path: Path):
+    """Every json.dumps in a lesson keeps non-ASCII text ("devolución", not "devoluci\\u00f3n").
+
+    Exempt: dictionary keys (sort_keys=True), storage (of messages_to_dict) and the line that shows the default.
+    """
+    bad = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "code":
+            continue
+        for call, line in _dumps_calls(cell.source):
+            keywords = {k.arg: ast.unparse(k.value) for k in call.keywords}
+            if (keywords.get("ensure_ascii") == "False" or keywords.get("sort_keys") == "True"
+                    or "messages_to_dict" in ast.unparse(call) or "json.dumps's default" in line):
+                continue
+            bad.append(line.strip())
+    assert not bad, f"{path.name}: json.dumps without ensure_ascii=False (the model would read \\u escapes): {bad}"
+
+
+@pytest.mark.parametrize("path", NUMBERED, ids=lambda p: p.stem)
+def test_lessons_speak_only_of_what_learners_saw(path: Path):
+    """No lesson refers to the course's source material ('the seed ...'), which learners never see."""
+    text = _markdown(nbformat.read(path, as_version=4)) + _code(nbformat.read(path, as_version=4))
+    assert not re.search(r"\bseed\b", text, re.I), f"{path.name} mentions a 'seed' the learner never saw"
