@@ -1,0 +1,426 @@
+"""Re-run a graded notebook's tests in a clean room: a plain ``python`` process, no IPython.
+
+A submission runs in the same kernel as its tests, so one line of it can change how
+the kernel runs the *later* cells: an IPython input or AST transformer that empties
+the test cells, a replaced ``run_cell``, an event hook or a custom exception handler
+that hides a failure, a trace function that jumps over ``assert`` statements, a
+patched builtin or test helper. nbgrader has no defence against that.
+
+After nbgrader's autograde, this module runs the notebook once more, outside IPython:
+
+- the submission's own cells, as nbgrader ran them (from the autograded copy), and the
+  assignment's test cells, visible and hidden, **from the source notebook**, in order;
+- in one plain ``python -I`` process (``autograder/cleanroom_runner.py``), inside the
+  same bubblewrap sandbox and limits as the kernel (:func:`autograder.sandbox.sandbox_command`),
+  with the same time limits per cell and per notebook. Input and AST transformers,
+  ``run_cell``, events and custom exception handlers do not exist there;
+- the runner takes a snapshot of what the tests rely on before any notebook code runs
+  and puts it back before each test cell, saying what it had to put back (see the
+  runner's docstring); a change made while a test runs fails that test.
+
+:func:`compare` then folds the clean run into the kernel's result: each test keeps the
+lower of its two scores, and a test that passed in the kernel but not in the clean
+room, or anything the runner had to put back, marks the submission "needs attention"
+with a plain reason. A clean run that could not finish (killed, timed out, crashed)
+changes no score but marks the submission too.
+
+    run = rerun(course, assignment, student)     # None when nothing was graded
+    compare(result, run, hidden_code(assignment))
+
+Cost: one process start, the imports the tests need and the cells' own run time;
+no kernel, no ZMQ (``python -m autograder.cleanroom`` measures it).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import os
+import secrets
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+log = logging.getLogger(__name__)
+
+RUNNER = Path(__file__).with_name("cleanroom_runner.py")
+MAX_CHANNEL = 8 * 1024 * 1024  # bytes of results read from the runner before it is stopped
+GRACE = 20.0  # seconds the whole run may take beyond the notebook's time limit (start-up, imports)
+
+# Problem kinds this module adds to a SubmissionResult.
+DIFFERS = "cleanroom_differs"
+CHANGED = "cleanroom_changed"
+UNFINISHED = "cleanroom_unfinished"
+
+
+@dataclass
+class CleanTest:
+    """One test cell's outcome in the clean room."""
+
+    grade_id: str
+    passed: bool
+    message: str = ""
+    changed: list[str] = field(default_factory=list)  # what the code the test called changed
+
+
+@dataclass
+class CleanRun:
+    """What the clean room observed for one notebook."""
+
+    tests: dict[str, CleanTest] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)  # what was put back before the tests
+    complete: bool = False
+    reason: str = ""  # why the run did not complete
+    seconds: float = 0.0
+
+
+# -- what to run --------------------------------------------------------------------------
+def _nbgrader(cell: Any) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def _kind(cell: Any) -> str:
+    meta = _nbgrader(cell)
+    if meta.get("grade") and not meta.get("solution"):
+        return "test"
+    if meta.get("solution"):
+        return "answer"
+    if meta.get("locked"):
+        return "locked"
+    return "other"
+
+
+def python_source(source: str) -> str:
+    """A cell's source as plain Python (IPython magics and ``!`` commands become calls).
+
+    Args:
+        source: the cell's source, as typed in the notebook.
+
+    Returns:
+        The source IPython would compile; unchanged when IPython cannot transform it.
+    """
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:  # noqa: BLE001 - then Python reports the syntax error, as the kernel did
+        return source
+
+
+def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[dict[str, str]]:
+    """The cells the clean room runs, in the graded notebook's order.
+
+    Args:
+        graded: the autograded copy (the submission's cells as nbgrader ran them).
+        source: the assignment's source notebook (test cells with their hidden tests).
+
+    Returns:
+        ``[{"kind", "id", "source"}]``: every code cell; a test cell's source is taken from
+        ``source`` by its grade id, never from the submission.
+    """
+    tests = {_nbgrader(c)["grade_id"]: c.source for c in source.cells
+             if c.cell_type == "code" and _kind(c) == "test"}
+    cells = []
+    for cell in graded.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        kind, gid = _kind(cell), _nbgrader(cell).get("grade_id", "")
+        if kind == "test":
+            if gid not in tests:
+                continue
+            text = tests[gid]
+        else:
+            text = cell.source
+        cells.append({"kind": kind, "id": gid, "source": python_source(text)})
+    return cells
+
+
+def imports(cells: list[dict[str, str]]) -> tuple[list[str], list[list[str]]]:
+    """The modules the test cells import, and the names they take from them.
+
+    Args:
+        cells: the plan (only its test cells are read).
+
+    Returns:
+        ``(modules, [[module, name], ...])`` for the runner to import and watch.
+    """
+    modules: set[str] = set()
+    names: set[tuple[str, str]] = set()
+    for cell in cells:
+        if cell["kind"] != "test":
+            continue
+        try:
+            tree = ast.parse(cell["source"])
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    parts = alias.name.split(".")
+                    modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                parts = node.module.split(".")
+                modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+                names.update((node.module, a.name) for a in node.names if a.name != "*")
+    return sorted(modules), [list(n) for n in sorted(names)]
+
+
+# -- how to run it ------------------------------------------------------------------------
+@dataclass
+class Settings:
+    """How a course runs its kernels, so the clean room runs the same way."""
+
+    sandboxed: bool = True
+    limits: dict[str, Any] = field(default_factory=dict)  # sandbox_command's keyword arguments
+    cell_timeout: float = 30.0
+    notebook_timeout: float = 120.0
+
+
+def settings(config: Any) -> Settings:
+    """The clean room's settings for a course's nbgrader ``config``.
+
+    Args:
+        config: the course's traitlets ``Config`` (as :class:`autograder.engine.Course` holds it).
+
+    Returns:
+        Sandboxed when the course's autograde is, with the kernel manager's limits and the
+        ``Execute.timeout`` / ``GuardedExecute.notebook_timeout`` time limits.
+    """
+    from .preprocessors import GuardedExecute
+    from .sandbox import SandboxedKernelManager, is_sandboxed
+
+    def value(section: str, name: str, default: Any) -> Any:
+        return config[section][name] if section in config and name in config[section] else default
+
+    limits = {}
+    for name in ("memory_limit", "file_size_limit", "tmp_size", "cpu_limit", "open_files",
+                 "extra_readonly", "passthrough_env"):
+        default = SandboxedKernelManager.class_traits()[name].default()
+        limits[name] = value("SandboxedKernelManager", name, default)
+    bwrap = value("SandboxedKernelManager", "bwrap", "")
+    if bwrap:
+        limits["bwrap"] = bwrap
+    notebook = value("GuardedExecute", "notebook_timeout", GuardedExecute.class_traits()["notebook_timeout"].default())
+    cell = value("GuardedExecute", "timeout", value("Execute", "timeout", 30)) or notebook
+    return Settings(is_sandboxed(config), limits, float(cell), float(notebook))
+
+
+def command(workdir: Path, options: Settings) -> list[str]:
+    """The command line of the clean room (the runner's text is passed with ``-c``).
+
+    Args:
+        workdir: the folder the notebook runs in (the submission's autograded copy).
+        options: sandboxed or not, and the sandbox's limits.
+
+    Returns:
+        ``python -I -c <runner>``, wrapped in :func:`autograder.sandbox.sandbox_command`
+        when ``options.sandboxed``.
+    """
+    argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8")]
+    if not options.sandboxed:
+        return argv
+    from .sandbox import sandbox_command
+
+    return sandbox_command(argv, workdir=workdir, **options.limits)
+
+
+def _environment(options: Settings) -> dict[str, str]:
+    if options.sandboxed:  # bwrap rebuilds the sandbox's environment from scratch (--clearenv)
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    return dict(os.environ)
+
+
+def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = None) -> CleanRun:
+    """Run ``cells`` in the clean room and read back what happened.
+
+    Args:
+        cells: the plan (:func:`plan`).
+        workdir: the working directory (read-only in the sandbox).
+        options: how to run it (default: sandboxed, the course's default limits).
+
+    Returns:
+        The clean run. Never raises for what the notebook does: a run that dies or
+        overruns is returned with ``complete=False`` and a reason.
+    """
+    options = options or Settings()
+    started = time.monotonic()
+    token = secrets.token_hex(16)
+    modules, names = imports(cells)
+    payload = json.dumps({"token": token, "cells": cells, "watch": modules, "names": names,
+                          "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout})
+    outcome = CleanRun()
+    try:
+        proc = subprocess.Popen(command(Path(workdir), options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, cwd=workdir, env=_environment(options),
+                                start_new_session=True)
+    except OSError as err:
+        outcome.reason = f"the clean run could not start ({err.strerror or err})"
+        return outcome
+    data, reason = _talk(proc, payload.encode(), options.notebook_timeout + GRACE)
+    outcome.seconds = round(time.monotonic() - started, 3)
+    _read(data, token, outcome)
+    if not outcome.complete:
+        outcome.reason = reason or (f"the clean run stopped early (exit status {proc.returncode})"
+                                    if proc.returncode else "the clean run stopped early")
+    return outcome
+
+
+def _talk(proc: subprocess.Popen, payload: bytes, deadline_s: float) -> tuple[bytes, str]:
+    """Send the payload, read the results (capped), stop the process at the deadline."""
+    reason = ""
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(payload)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        chunks: list[bytes] = []
+        size = 0
+        deadline = time.monotonic() + deadline_s
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    reason = f"the clean run did not finish within {deadline_s:.0f} s and was stopped"
+                    break
+                if not sel.select(timeout=left):
+                    continue
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_CHANNEL:
+                    reason = "the clean run wrote too much and was stopped"
+                    break
+        return b"".join(chunks), reason
+    finally:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def _read(data: bytes, token: str, outcome: CleanRun) -> None:
+    prefix = token.encode()
+    for line in data.split(b"\n"):
+        if not line.startswith(prefix):
+            continue
+        try:
+            msg = json.loads(line[len(prefix):])
+        except ValueError:
+            continue
+        kind = msg.get("kind")
+        if kind == "test" and msg.get("id") not in outcome.tests:
+            outcome.tests[msg["id"]] = CleanTest(msg["id"], bool(msg.get("passed")), str(msg.get("message", "")),
+                                                 [str(w) for w in msg.get("what", [])])
+        elif kind == "finding":
+            outcome.changed += [str(w) for w in msg.get("what", []) if str(w) not in outcome.changed]
+        elif kind == "stopped":
+            outcome.reason = "the notebook used up its time limit in the clean run"
+        elif kind == "done":
+            outcome.complete = True
+
+
+# -- a graded submission ----------------------------------------------------------------------
+def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
+    """Re-run every autograded notebook of one submission in the clean room.
+
+    Args:
+        course: the :class:`autograder.engine.Course` that graded it.
+        assignment: the assignment's name.
+        student: the student's id.
+
+    Returns:
+        ``notebook name -> CleanRun`` for each notebook nbgrader wrote an autograded copy of.
+    """
+    options = settings(course.config)
+    runs = {}
+    for name in course.notebook_names(assignment):
+        graded = course.autograded_notebook(assignment, student, name)
+        if graded is None:
+            continue
+        source = nbformat.read(course.source / assignment / f"{name}.ipynb", as_version=4)
+        workdir = course.directory(course.coursedir.autograded_directory, assignment, student)
+        runs[name] = run(plan(graded, source), workdir, options)
+        log.debug("clean room %s/%s/%s: %.2f s", student, assignment, name, runs[name].seconds)
+    return runs
+
+
+def _plain(items: list[str], limit: int = 4) -> str:
+    shown = "; ".join(items[:limit])
+    return shown + (f" (and {len(items) - limit} more)" if len(items) > limit else "")
+
+
+def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()) -> None:
+    """Fold the clean runs into a graded result: each test keeps the lower of its two scores.
+
+    Args:
+        result: the kernel's :class:`autograder.engine.SubmissionResult` (changed in place).
+        runs: the clean runs of its notebooks (:func:`rerun`).
+        hidden: lines of hidden tests, removed from any message shown.
+
+    Returns:
+        None. Adds "needs attention" problems: tests that passed only in the kernel, what
+        the clean room had to put back, a clean run that did not finish.
+    """
+    from .engine import redact
+
+    clean = {gid: t for r in runs.values() for gid, t in r.tests.items()}
+    lowered, raised = [], []
+    for test in result.tests:
+        other = clean.get(test.grade_id)
+        if other is None:
+            continue
+        if test.passed and not other.passed:
+            lowered.append(test.description)
+            test.passed, test.points = False, 0.0
+            test.message = redact(other.message or "This test failed when re-run.", hidden)
+        elif other.passed and not test.passed:
+            raised.append(test.description)
+    result.score = sum(t.points for t in result.tests)
+    changed = sorted({w for r in runs.values() for w in r.changed}
+                     | {w for t in clean.values() for w in t.changed})
+    if changed:
+        result.add(CHANGED, "the submission changed how Python or the tests' tools work "
+                            f"({_plain(changed)}); the grader undid it before each test", True)
+    if lowered:
+        result.add(DIFFERS, f"{len(lowered)} test{'s' if len(lowered) != 1 else ''} passed in the notebook's kernel "
+                            "but failed when the tests were re-run in a clean Python process "
+                            f"({_plain(lowered, 3)}); the clean result was kept", True)
+    if raised:
+        result.add(DIFFERS, f"{len(raised)} test{'s' if len(raised) != 1 else ''} failed in the notebook's kernel "
+                            f"but passed in a clean Python process ({_plain(raised, 3)}); the kernel's result was kept")
+    unfinished = [r.reason for r in runs.values() if not r.complete and r.reason]
+    if unfinished:
+        result.add(UNFINISHED, f"the tests could not all be re-run in a clean Python process ({unfinished[0]}); "
+                               "the kernel's results were kept for the others", True)
+
+
+if __name__ == "__main__":  # the cost of one clean run of the course's own solution
+    import tempfile
+
+    from .course import SOLUTIONS, assignments
+
+    for name in assignments():
+        nb_path = next((SOLUTIONS / name).glob("*.ipynb"))
+        nb = nbformat.read(nb_path, as_version=4)
+        with tempfile.TemporaryDirectory(prefix="cleanroom-") as tmp:
+            done = run(plan(nb, nb), Path(tmp))
+        passed = sum(t.passed for t in done.tests.values())
+        print(f"{name}: {done.seconds:.2f} s, {passed}/{len(done.tests)} tests passed, "
+              f"complete={done.complete} {done.reason} {done.changed}")

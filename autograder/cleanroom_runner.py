@@ -1,0 +1,373 @@
+"""The clean-room runner: executes one notebook's cells in a plain ``python`` process.
+
+This file is *not imported by the grader*: :mod:`autograder.cleanroom` reads its text
+and runs it with ``python -I -c`` inside the sandbox, where the repository is not
+visible. It reads one JSON payload on stdin::
+
+    {"token": "...", "cells": [{"kind": "test"|"answer"|"locked"|"other", "id": ..., "source": ...}],
+     "watch": ["toolfaults.clock", ...], "names": [["toolfaults.tools", "flaky_tool"], ...],
+     "cell_timeout": 30, "notebook_timeout": 120}
+
+and writes JSON lines, each prefixed with the token, on a private copy of its stdout
+(the notebook's own prints go to /dev/null)::
+
+    {"kind": "ready"}
+    {"kind": "finding", "cell": 3, "when": "before", "what": ["..."]}      # what was put back
+    {"kind": "test", "id": "...", "passed": true, "message": "", "what": [...]}
+    {"kind": "done"}
+
+Before any notebook code runs, it imports every module the tests import and takes a
+snapshot of what the tests rely on: the builtins, the tracing and profiling hooks
+(``sys.settrace``, ``sys.setprofile``, ``threading``'s and ``sys.monitoring``'s), the
+import system (``sys.modules`` entries, ``sys.meta_path``), and the functions and
+classes of the watched modules (``toolfaults.*``, ``unittest.mock``, everything a test
+imports). Before each test cell it puts all of that back and reports what it had to
+put back; after each test cell it checks again: a change made *while the test ran*
+fails that test. A test cell runs in its own copy of the namespace with the real
+builtins and the values the read-only cells defined, so a notebook global that
+shadows one of them (``isinstance = ...``) is not seen by the test.
+
+Everything the checks use is bound before notebook code runs (default arguments), so
+replacing a builtin or a module attribute does not change the runner.
+"""
+
+
+def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs in the sandbox
+    import ast
+    import asyncio
+    import builtins
+    import dis
+    import importlib
+    import json
+    import os
+    import signal
+    import sys
+    import threading
+    import types
+
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    payload = json.loads(sys.stdin.read())
+    token = payload.pop("token")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    dumps = json.dumps
+
+    def send(kind, **data):
+        data["kind"] = kind
+        channel.write(token + dumps(data) + "\n")
+        channel.flush()
+
+    # -- what the tests rely on: import it all first ------------------------------------
+    always = ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math"]
+    for name in always + payload["watch"]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a test that imports it will fail the same way
+            pass
+    for module_name, attr in payload["names"]:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            try:
+                sub = getattr(module, attr)
+            except Exception:  # noqa: BLE001
+                sub = None
+            if sub is None:
+                try:
+                    importlib.import_module(f"{module_name}.{attr}")
+                except Exception:  # noqa: BLE001
+                    pass
+    strict_roots = ("toolfaults",)
+    watched = sorted({n for n in sys.modules if n.split(".")[0] in strict_roots}
+                     | {n for n in always + payload["watch"] if n in sys.modules})
+    FunctionType = types.FunctionType
+    MISSING = object()
+
+    def functions_of(value):
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, FunctionType)]
+        return [value] if isinstance(value, FunctionType) else []
+
+    def behaviour(value):
+        """Whether a module or class attribute is code (a function, descriptor, class or module)."""
+        return isinstance(value, (FunctionType, staticmethod, classmethod, property, type, types.ModuleType,
+                                  types.BuiltinFunctionType, types.MethodType)) or callable(value)
+
+    def state_of(func):
+        cells = []
+        for cell in func.__closure__ or ():
+            try:
+                cells.append(cell.cell_contents)
+            except ValueError:
+                cells.append(MISSING)
+        return (func.__code__, func.__defaults__, func.__kwdefaults__, tuple(cells))
+
+    modules = {}  # name -> (module, dict copy, strict)
+    classes = {}  # id -> (class, dict copy, strict, label)
+    funcs = {}  # id -> (function, state, label)
+
+    def add_function(func, label):
+        if id(func) not in funcs:
+            funcs[id(func)] = (func, state_of(func), label)
+
+    def add_class(cls, strict):
+        for klass in cls.__mro__:
+            if klass is object or id(klass) in classes or klass.__module__ == "builtins":
+                continue
+            label = f"{klass.__module__}.{klass.__qualname__}"
+            members = dict(vars(klass))
+            classes[id(klass)] = (klass, members, strict or klass.__module__.split(".")[0] in strict_roots, label)
+            for key, value in members.items():
+                for func in functions_of(value):
+                    add_function(func, f"{label}.{key}")
+
+    for name in watched:
+        module = sys.modules[name]
+        strict = name.split(".")[0] in strict_roots
+        members = dict(vars(module))
+        modules[name] = (module, members, strict)
+        for key, value in members.items():
+            if isinstance(value, type):
+                add_class(value, strict and getattr(value, "__module__", "") == name)
+            for func in functions_of(value):
+                add_function(func, f"{name}.{key}")
+
+    builtins_dict = builtins.__dict__
+    builtins_saved = dict(builtins_dict)
+    meta_path, path_hooks = list(sys.meta_path), list(sys.path_hooks)
+    hooks = {"excepthook": sys.excepthook, "displayhook": sys.displayhook}
+    monitoring = getattr(sys, "monitoring", None)
+    tools_in_use = {t for t in range(6) if monitoring is not None and monitoring.get_tool(t) is not None}
+    alarm = signal.getsignal(signal.SIGALRM)
+
+    # -- the check: put everything back, say what was changed -----------------------------
+    def restore_builtins(found, bdict=builtins_dict, saved=builtins_saved, keys=list, get=dict.get,
+                         missing=MISSING, append=list.append):
+        for key in keys(bdict):
+            if key not in saved and key != "_":
+                append(found, f"the built-in name {key} was added")
+                del bdict[key]
+        for key in keys(saved):
+            value = saved[key]
+            if get(bdict, key, missing) is not value:
+                append(found, f"the built-in {key} was replaced")
+                bdict[key] = value
+
+    def differs(old, new):
+        return old is not new
+
+    def check():
+        found = []
+        restore_builtins(found)
+        if sys.gettrace() is not None:
+            found.append("a trace function was set on the interpreter (sys.settrace)")
+            sys.settrace(None)
+        if sys.getprofile() is not None:
+            found.append("a profile function was set on the interpreter (sys.setprofile)")
+            sys.setprofile(None)
+        if getattr(threading, "_trace_hook", None) is not None or getattr(threading, "_profile_hook", None) is not None:
+            found.append("a trace or profile function was set for new threads")
+            threading.settrace(None)
+            threading.setprofile(None)
+        if monitoring is not None:
+            for tool in range(6):
+                if tool not in tools_in_use and monitoring.get_tool(tool) is not None:
+                    found.append("an interpreter monitoring tool was registered (sys.monitoring)")
+                    monitoring.set_events(tool, 0)
+                    for event in range(32):
+                        try:
+                            monitoring.register_callback(tool, 1 << event, None)
+                        except ValueError:
+                            pass
+                    monitoring.free_tool_id(tool)
+        if list(sys.meta_path) != meta_path or any(a is not b for a, b in zip(sys.meta_path, meta_path)):
+            found.append("the import system was changed (sys.meta_path)")
+            sys.meta_path[:] = meta_path
+        if any(a is not b for a, b in zip(sys.path_hooks, path_hooks)) or len(sys.path_hooks) != len(path_hooks):
+            found.append("the import system was changed (sys.path_hooks)")
+            sys.path_hooks[:] = path_hooks
+        for name, hook in hooks.items():
+            if getattr(sys, name) is not hook:
+                setattr(sys, name, hook)  # harmless here; put back silently
+        for name, (module, members, strict) in modules.items():
+            if sys.modules.get(name) is not module:
+                found.append(f"the module {name} was replaced")
+                sys.modules[name] = module
+            live = vars(module)
+            for key, value in members.items():
+                now = live.get(key, MISSING)
+                if now is value:
+                    continue
+                if strict or behaviour(value):
+                    found.append(f"{name}.{key} was {'removed' if now is MISSING else 'replaced'}")
+                    setattr(module, key, value)
+            if strict:
+                for key in [k for k in live if k not in members]:
+                    value = live[key]
+                    submodule = isinstance(value, types.ModuleType) and sys.modules.get(f"{name}.{key}") is value
+                    if behaviour(value) and not key.startswith("__") and not submodule:
+                        found.append(f"{name}.{key} was added")
+                        delattr(module, key)
+        for klass, members, strict, label in classes.values():
+            live = dict(vars(klass))
+            for key, value in members.items():
+                if key.startswith(("__pydantic", "_abc")) or key in ("__signature__", "__slotnames__"):
+                    continue
+                now = live.get(key, MISSING)
+                if now is not value and (strict or behaviour(value) or behaviour(now)):
+                    found.append(f"{label}.{key} was {'removed' if now is MISSING else 'replaced'}")
+                    type.__setattr__(klass, key, value)
+            for key, value in live.items():
+                if key not in members and not key.startswith(("__pydantic", "_abc")) \
+                        and key not in ("__signature__", "__slotnames__") \
+                        and (functions_of(value) or isinstance(value, (type, types.BuiltinFunctionType))
+                             or (key.startswith("__") and key.endswith("__") and callable(value))):
+                    found.append(f"{label}.{key} was added")
+                    type.__delattr__(klass, key)
+        for func, saved, label in funcs.values():
+            now = state_of(func)
+            if any(differs(a, b) for a, b in zip(saved[:3], now[:3])) or \
+                    any(differs(a, b) for a, b in zip(saved[3], now[3])):
+                found.append(f"the code of {label} was changed")
+                func.__code__, func.__defaults__, func.__kwdefaults__ = saved[:3]
+                for cell, value in zip(func.__closure__ or (), saved[3]):
+                    if value is not MISSING:
+                        cell.cell_contents = value
+        if signal.getsignal(signal.SIGALRM) is not alarm:
+            signal.signal(signal.SIGALRM, alarm)
+        return sorted(set(found))
+
+    # -- running cells ---------------------------------------------------------------------
+    class CellTimeout(BaseException):
+        pass
+
+    def on_alarm(signum, frame):
+        raise CellTimeout()
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    alarm = on_alarm
+
+    class _Shell:  # the few IPython calls an honest notebook makes (magics, shell commands)
+        def run_cell_magic(self, name, line, cell):
+            exec(compile(cell, "<cell magic>", "exec"), namespace)
+
+        def __getattr__(self, name):
+            return lambda *args, **kwargs: None
+
+    main = types.ModuleType("__main__")
+    namespace = main.__dict__
+    namespace["__builtins__"] = builtins
+    shell = _Shell()
+    namespace["get_ipython"] = lambda: shell
+    namespace["display"] = lambda *args, **kwargs: None
+    sys.modules["__main__"] = main
+    sys.argv = [""]
+    loop = asyncio.new_event_loop()
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    CO_COROUTINE = 0x80 | 0x100 | 0x200  # CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR
+
+    def global_names(code):
+        names, stack = set(), [code]
+        while stack:
+            c = stack.pop()
+            for ins in dis.get_instructions(c):
+                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                    names.add(ins.argval)
+            stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        return names
+
+    def execute(code, ns, limit, run=exec, evaluate=eval, setitimer=signal.setitimer, timer=signal.ITIMER_REAL):
+        setitimer(timer, limit)
+        try:
+            if code.co_flags & CO_COROUTINE:
+                loop.run_until_complete(evaluate(code, ns))  # top-level await, as IPython runs it
+            else:
+                run(code, ns)
+        finally:
+            setitimer(timer, 0)
+
+    def describe(err):
+        try:
+            text = str(err)
+        except BaseException:  # noqa: BLE001
+            text = ""
+        if isinstance(err, CellTimeout):
+            return "CellTimeoutError: the test did not finish within the time limit in the clean run"
+        name = type(err).__name__
+        return (f"{name}: {text}" if text else name)[:2000]
+
+    locked = {}  # names bound by read-only cells -> their values when those cells finished
+    real_builtins = dict(builtins_saved)
+    cell_timeout = float(payload["cell_timeout"])
+    left = float(payload["notebook_timeout"])
+    import time as _time
+
+    clock = _time.monotonic
+    _max, _min, _BaseException = max, min, BaseException
+    send("ready")
+    for index, cell in enumerate(payload["cells"]):
+        started = clock()
+        limit = _max(0.5, _min(cell_timeout, left))
+        if cell["kind"] == "test":
+            before = check()
+            if namespace.get("__builtins__") is not builtins:
+                before.append("the namespace's __builtins__ was replaced")
+                namespace["__builtins__"] = builtins
+            try:
+                code = compile(cell["source"], f"<test {cell['id']}>", "exec", flags)
+            except SyntaxError as err:
+                send("test", id=cell["id"], passed=False, message=describe(err), what=[])
+                continue
+            ns = dict(namespace)
+            for name in global_names(code):
+                value = ns.get(name, MISSING)
+                if name in locked and value is not locked[name]:
+                    if callable(value) or isinstance(value, type):
+                        before.append(f"{name}, defined by a read-only cell, was redefined")
+                    ns[name] = locked[name]
+                elif name in real_builtins and value is not MISSING and value is not real_builtins[name]:
+                    if callable(value):
+                        before.append(f"a notebook variable named {name} hid the built-in the tests use")
+                    del ns[name]
+            if before:
+                send("finding", cell=index, when="before", what=sorted(set(before)))
+            error = None
+            try:
+                execute(code, ns, limit)
+            except _BaseException as err:  # noqa: BLE001 - a test's failure, whatever it raised
+                error = err
+            during = check()
+            passed, message = error is None, "" if error is None else describe(error)
+            if during:
+                passed = False
+                message = message or "the code the test called changed what the tests rely on"
+            for key, value in ns.items():  # what the test defined stays, as in a notebook
+                if namespace.get(key, MISSING) is not value and key not in real_builtins and key not in locked:
+                    namespace[key] = value
+            send("test", id=cell["id"], passed=passed, message=message, what=during)
+        else:
+            earlier = dict(namespace) if cell["kind"] == "locked" else {}
+            try:
+                code = compile(cell["source"], f"<cell {index}>", "exec", flags)
+                execute(code, namespace, limit)
+            except _BaseException:  # noqa: BLE001 - the notebook's own errors: its tests will show them
+                pass
+            if cell["kind"] == "locked":
+                restore_builtins([])
+                for name, value in namespace.items():
+                    if earlier.get(name, MISSING) is not value and not name.startswith("_"):
+                        locked[name] = value
+        left -= clock() - started
+        if left <= 0:
+            send("stopped", reason="time limit")
+            break
+    check()
+    send("done")
+    channel.close()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    _cleanroom()

@@ -1,0 +1,67 @@
+"""The checks that run after a submission is graded, so that tricks cannot fool the grade.
+
+One call, where the engine produces a submission's result::
+
+    crosscheck.verify(course, result)
+
+1. :mod:`autograder.cleanroom` re-runs the notebook with the assignment's own tests in a
+   plain Python process (no IPython), in the same sandbox; each test keeps the lower
+   of its two scores, and any difference or anything the clean room had to put back
+   marks the submission "needs attention".
+2. :mod:`autograder.scan` flags code that reaches for the kernel's machinery, tracing
+   hooks, builtins, frames and the like ("needs attention", never a score change).
+
+A course can switch both off with ``config={"CrossCheck": {"enabled": False}}`` (the
+tests that show what a trick does *without* them use that).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from . import cleanroom, scan
+
+log = logging.getLogger(__name__)
+SECTION = "CrossCheck"
+
+
+def enabled(config: Any) -> bool:
+    """Whether a course's ``config`` runs the cross-checks (default: yes).
+
+    Args:
+        config: the course's traitlets ``Config``.
+
+    Returns:
+        False only when ``CrossCheck.enabled`` is set to a false value.
+    """
+    return not (SECTION in config and "enabled" in config[SECTION] and not config[SECTION]["enabled"])
+
+
+def verify(course: Any, result: Any) -> None:
+    """Cross-check one graded submission (changes ``result`` in place; never raises).
+
+    Args:
+        course: the :class:`autograder.engine.Course` that graded it.
+        result: its :class:`autograder.engine.SubmissionResult`.
+
+    Returns:
+        None. The result's scores can only go down; problems are added.
+    """
+    if not enabled(course.config):
+        return
+    from .engine import hidden_code
+
+    try:
+        runs = cleanroom.rerun(course, result.assignment, result.student)
+        cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
+        flags = []
+        for name in course.notebook_names(result.assignment):
+            nb = course.autograded_notebook(result.assignment, result.student, name)
+            if nb is not None:
+                flags += scan.scan_notebook(nb)
+        scan.report(result, flags)
+    except Exception as err:  # noqa: BLE001 - a check that breaks must not lose the grade
+        log.exception("cross-check of %s/%s failed", result.student, result.assignment)
+        result.add(cleanroom.UNFINISHED, f"the grader could not re-check this submission ({type(err).__name__}); "
+                                         "the kernel's results were kept", True)

@@ -1,0 +1,136 @@
+"""The clean room on its own: plain Python, the tests from the source, what tests rely on put back.
+
+Each test builds a tiny plan (an answer cell, then test cells) and runs it through
+:func:`autograder.cleanroom.run`, unsandboxed (fast) except where the sandbox is the point.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from autograder import cleanroom
+from autograder.sandbox import sandbox_available
+
+UNSANDBOXED = cleanroom.Settings(sandboxed=False, cell_timeout=5, notebook_timeout=20)
+HONEST = "def double(x):\n    return 2 * x\n"
+TEST = 'assert double(2) == 4, "double(2) must be 4"\nassert isinstance(double(1), int)\n'
+
+
+def plan(answer: str, *tests: str, setup: str = "") -> list[dict[str, str]]:
+    cells = [{"kind": "locked", "id": "setup", "source": setup}] if setup else []
+    cells.append({"kind": "answer", "id": "answer", "source": answer})
+    cells += [{"kind": "test", "id": f"test_{i}", "source": t} for i, t in enumerate(tests)]
+    return cells
+
+
+def run(answer: str, *tests: str, tmp_path, options=UNSANDBOXED, **kwargs) -> cleanroom.CleanRun:
+    return cleanroom.run(plan(answer, *(tests or (TEST,)), **kwargs), tmp_path, options)
+
+
+def test_an_honest_answer_passes_with_nothing_to_report(tmp_path):
+    done = run(HONEST, TEST, 'assert double(3) == 7, "double(3) must be 7"', tmp_path=tmp_path)
+    assert done.complete and not done.changed and not done.reason
+    assert done.tests["test_0"].passed
+    assert not done.tests["test_1"].passed and done.tests["test_1"].message == "AssertionError: double(3) must be 7"
+
+
+def test_a_patched_builtin_is_put_back_before_the_tests_and_reported(tmp_path):
+    trick = "def double(x):\n    return 'wrong'\nimport builtins\nbuiltins.isinstance = lambda *a: True\n"
+    done = run(trick, "assert isinstance(double(1), int), 'not an int'", tmp_path=tmp_path)
+    assert not done.tests["test_0"].passed and "not an int" in done.tests["test_0"].message
+    assert "the built-in isinstance was replaced" in done.changed
+
+
+def test_a_trace_function_and_a_profile_are_switched_off_before_the_tests(tmp_path):
+    trick = HONEST + "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)\n"
+    done = run(trick, tmp_path=tmp_path)
+    assert done.tests["test_0"].passed
+    assert any("sys.settrace" in c for c in done.changed) and any("sys.setprofile" in c for c in done.changed)
+
+
+def test_a_change_made_while_a_test_runs_fails_that_test(tmp_path):
+    trick = ("def double(x):\n    import builtins\n    builtins.len = lambda o: 4\n    return 2 * x\n")
+    done = run(trick, TEST, "assert len([]) == 0", tmp_path=tmp_path)
+    assert not done.tests["test_0"].passed and "the built-in len was replaced" in done.tests["test_0"].changed
+    assert done.tests["test_1"].passed  # put back before the next test
+
+
+def test_a_global_that_hides_a_builtin_is_not_seen_by_the_tests(tmp_path):
+    trick = "def double(x):\n    return str(x)\nisinstance = lambda *a: True\n"
+    done = run(trick, "assert isinstance(double(1), int), 'not an int'", tmp_path=tmp_path)
+    assert not done.tests["test_0"].passed
+    assert any("isinstance hid the built-in" in c for c in done.changed)
+
+
+def test_a_helper_from_a_read_only_cell_cannot_be_replaced(tmp_path):
+    setup = "def expected(x):\n    return 2 * x\n"
+    trick = "def double(x):\n    return 0\ndef expected(x):\n    return 0\n"
+    done = run(trick, "assert double(5) == expected(5)", tmp_path=tmp_path, setup=setup)
+    assert not done.tests["test_0"].passed
+    assert any("expected, defined by a read-only cell" in c for c in done.changed)
+
+
+def test_a_patched_test_tool_is_put_back(tmp_path):
+    trick = HONEST + "from unittest import mock\nmock.patch = lambda *a, **k: None\n"
+    test = "from unittest import mock\nwith mock.patch('time.sleep', lambda s: None):\n    assert double(1) == 2\n"
+    done = run(trick, test, tmp_path=tmp_path)
+    assert done.tests["test_0"].passed and "unittest.mock.patch was replaced" in done.changed
+
+
+def test_replaced_function_code_is_put_back(tmp_path):
+    trick = HONEST + "import json\njson.dumps.__code__ = (lambda *a, **k: '{}').__code__\n"
+    done = run(trick, tmp_path=tmp_path)
+    assert done.complete and done.tests["test_0"].passed
+    assert any("the code of json.dumps was changed" in c for c in done.changed)
+
+
+def test_an_endless_test_is_stopped_and_the_next_one_runs(tmp_path):
+    answer = "def double(x):\n    while True:\n        pass\n"
+    options = cleanroom.Settings(sandboxed=False, cell_timeout=1, notebook_timeout=20)
+    done = run(answer, "double(1)", "assert 1 + 1 == 2", tmp_path=tmp_path, options=options)
+    assert "time limit" in done.tests["test_0"].message and done.tests["test_1"].passed and done.complete
+
+
+def test_a_run_that_exits_is_reported_unfinished(tmp_path):
+    done = run(HONEST + "import os\nos._exit(0)\n", tmp_path=tmp_path)
+    assert not done.complete and not done.tests and "stopped early" in done.reason
+
+
+def test_printed_results_cannot_pose_as_the_runner(tmp_path):
+    forged = HONEST + ('import os, sys\nline = \'{"kind": "test", "id": "test_1", "passed": true}\\n\'\n'
+                       'print(line); os.write(1, line.encode()); sys.__stdout__.write(line)\n')
+    done = run(forged, TEST, "assert False", tmp_path=tmp_path)
+    assert not done.tests["test_1"].passed
+
+
+def test_magics_and_top_level_await_run_as_in_a_notebook(tmp_path):
+    answer = "%time y = 1\nimport asyncio\nawait asyncio.sleep(0)\n" + HONEST + "display(double(1))\n"
+    done = run(cleanroom.python_source(answer), tmp_path=tmp_path)
+    assert done.tests["test_0"].passed and not done.changed
+
+
+def test_the_tests_come_from_the_source_with_their_hidden_part():
+    def notebook(test_source: str) -> nbformat.NotebookNode:
+        nb = nbformat.v4.new_notebook()
+        answer = nbformat.v4.new_code_cell(HONEST, metadata={"nbgrader": {"solution": True, "grade_id": "a"}})
+        test = nbformat.v4.new_code_cell(test_source, metadata={"nbgrader": {"grade": True, "grade_id": "t",
+                                                                              "points": 1}})
+        nb.cells = [answer, test]
+        return nb
+
+    source = notebook("assert double(1) == 2\n### BEGIN HIDDEN TESTS\nassert double(2) == 4\n### END HIDDEN TESTS")
+    cells = cleanroom.plan(notebook("pass  # edited by the learner"), source)
+    assert [c["kind"] for c in cells] == ["answer", "test"] and "assert double(2) == 4" in cells[1]["source"]
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="bubblewrap cannot run here")
+def test_in_the_sandbox_there_is_no_network_and_no_secret(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLEANROOM_SECRET", "s3cret")
+    test = ("import os, socket\nassert 'CLEANROOM_SECRET' not in os.environ\n"
+            "try:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    reached = True\n"
+            "except OSError:\n    reached = False\nassert not reached\nassert os.getuid() == 65534\n")
+    options = cleanroom.Settings(sandboxed=True, cell_timeout=10, notebook_timeout=30)
+    done = run(HONEST, TEST, test, tmp_path=tmp_path, options=options)
+    assert done.complete and done.tests["test_0"].passed, done
+    assert done.tests["test_1"].passed, done.tests["test_1"].message
