@@ -33,13 +33,14 @@ import filecmp
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import nbformat
 
 from .course import AUTOGRADER, SOLUTIONS
 from .engine import replace_answer
-from .fairness import CATALOGUE, answer_cells, catalogue
+from .fairness import CATALOGUE, Variant, answer_cells, catalogue
 
 SUBMITTED = AUTOGRADER / "submitted"
 
@@ -53,7 +54,7 @@ CLASS: dict[str, dict[str, str]] = {
               A06: "right:executor_class"},
     "chen": {A03: "wrong:keeps_spaces", A04: "wrong:catches_oserror", A05: "wrong:empty_answer_is_failure",
              A06: "wrong:leaks_traceback"},
-    "dara": {A03: "wrong:no_range_check", A04: "wrong:no_jitter", A05: "stub", A06: "solution"},
+    "dara": {A03: "wrong:no_range_check", A04: "wrong:no_jitter", A05: "stub", A06: "wrong:part_a_unflagged_error_text"},
     "emil": {A03: "stub", A04: "stub", A05: "stub", A06: "stub"},
     "fatima": {A03: "wrong:nan_slips_through", A04: "syntax", A05: "wrong:no_stale_warning"},
     "goran": {A03: "solution", A04: "loop", A05: "wrong:catches_network_errors_only"},
@@ -125,18 +126,18 @@ def kind(recipe: str) -> str:
 
 
 def graded_cell(assignment: str) -> str:
-    """The answer cell the catalogue (and so the class) varies."""
-    cells = {v.cell for v in catalogue(assignment)}
-    if len(cells) != 1:
-        raise ValueError(f"{assignment}: expected one graded answer cell in the catalogue, found {sorted(cells)}")
-    return cells.pop()
+    """The answer cell the catalogue (and so the class) varies most (06 also catalogues its Part A)."""
+    cells = Counter(v.cell for v in catalogue(assignment))
+    if not cells:
+        raise ValueError(f"{assignment}: the catalogue is empty")
+    return cells.most_common(1)[0][0]
 
 
-def _variant(assignment: str, recipe: str) -> str:
+def _variant(assignment: str, recipe: str) -> Variant:
     name = recipe.replace(":", "_", 1)
     for v in catalogue(assignment):
         if v.name == name:
-            return v.code
+            return v
     raise KeyError(f"{assignment}: no catalogue implementation {name!r} in {CATALOGUE / assignment}")
 
 
@@ -176,7 +177,8 @@ def build_submission(assignment: str, recipe: str, released: nbformat.NotebookNo
     if k == "stub":
         return {name: released}
     if k in ("right", "wrong"):
-        return {name: solved(**{cell: _variant(assignment, recipe)})}
+        variant = _variant(assignment, recipe)
+        return {name: solved(**{variant.cell: variant.code})}
     if k == "syntax":
         return {name: solved(**{cell: answers[cell].rstrip() + "\n    if attempts > max_attempts\n        pass\n"})}
     if k == "loop":
@@ -195,7 +197,7 @@ def build_submission(assignment: str, recipe: str, released: nbformat.NotebookNo
         del nb.cells[tests[1]]
         return {name: nb}
     if k == "edited_test":
-        nb = solved(**{cell: _variant(assignment, "wrong:catches_oserror")})
+        nb = solved(**{cell: _variant(assignment, "wrong:catches_oserror").code})
         for c in nb.cells:
             meta = c.metadata.get("nbgrader", {})
             if meta.get("grade") and not meta.get("solution"):
@@ -214,7 +216,8 @@ def build_submission(assignment: str, recipe: str, released: nbformat.NotebookNo
         return {"notes.md": "I ran out of time on this one, sorry. I will hand it in next week.\n"}
     if k == "tamper":
         base, patch = TAMPER[assignment]
-        return {name: solved(**{cell: patch + _variant(assignment, base)})}
+        variant = _variant(assignment, base)
+        return {name: solved(**{variant.cell: patch + variant.code})}
     raise ValueError(f"unknown recipe {recipe!r}")
 
 

@@ -64,7 +64,7 @@ class _Executor:
         except ToolException as error:
             text = f"'{name}' reported: {error}"
         except Exception as error:
-            if writes and _retryable(error):
+            if writes:  # transient or unexpected: it may have happened
                 raise _UncertainWrite(name) from None
             if _retryable(error):
                 text = f"'{name}' kept failing with a temporary problem after {self.attempts} tries; try later."

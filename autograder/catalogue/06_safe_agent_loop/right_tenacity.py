@@ -71,7 +71,7 @@ def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                 except ToolException as exc:
                     text = str(exc)
                 except Exception as exc:
-                    if write and transient(exc):
+                    if write:  # transient or unexpected: it may have happened
                         records.append({"tool": name, "args": args, "success": False, "result": "unconfirmed"})
                         return finish("uncertain_write",
                                       "The write could not be confirmed. It has not been repeated; please verify it first.")

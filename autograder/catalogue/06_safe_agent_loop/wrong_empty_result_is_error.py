@@ -59,11 +59,11 @@ def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
             except ToolException as exc:
                 return False, f"{tool.name} failed: {exc}", False
             except Exception as exc:
+                if is_write:
+                    return False, f"{tool.name} did not confirm ({type(exc).__name__}).", True
                 if not is_transient(exc):
                     return False, (f"{tool.name} failed internally ({type(exc).__name__}). This is not a problem "
                                    "with the arguments: do not retry with other values; use another tool or tell the user."), False
-                if is_write:
-                    return False, f"{tool.name} did not confirm ({type(exc).__name__}).", True
                 if attempt == max_attempts - 1:
                     return False, (f"{tool.name} is temporarily unavailable ({type(exc).__name__}), "
                                    f"{max_attempts} attempts made. Try again later or use another tool."), False
