@@ -45,6 +45,25 @@ def test_catalogue_is_big_enough(assignment):
                         "need at least 8 and 2")
 
 
+@pytest.mark.parametrize("assignment", GRADED)
+def test_messages_are_judged_by_meaning(assignment):
+    """Tests of messages use the shared meaning matchers, and at least two right answers word every message otherwise.
+
+    COURSE_SPEC §5: a correct answer worded differently keeps full marks. The ``right_wording_*``
+    implementations rephrase every message the tests read (and ``test_verdict`` proves they keep
+    full marks); the matchers in ``toolfaults.grading_text`` are what lets them.
+    """
+    import nbformat
+
+    from autograder.course import SOLUTIONS
+
+    nb = nbformat.read(SOLUTIONS / assignment / f"{assignment}.ipynb", as_version=4)
+    tests = "\n".join(c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade"))
+    assert "toolfaults.grading_text" in tests, f"{assignment}: no test judges a message with toolfaults.grading_text"
+    wording = [v.name for v in catalogue(assignment) if v.kind == "right" and v.name.startswith("right_wording_")]
+    assert len(wording) >= 2, f"{assignment}: {wording} - need at least two right_wording_* answers in the catalogue"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("assignment", "name"), CASES, ids=[f"{a}:{n}" for a, n in CASES])
 def test_verdict(verdicts, assignment, name):
