@@ -36,6 +36,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 _OBJECTS: dict[Hashable, Any] = {}
 _OBJECTS_LOCK = threading.Lock()
 
@@ -68,10 +70,28 @@ class Outcome:
     seconds: float = 0.0  # wall time on the worker
     worker: str = ""  # "host:pid" of the worker process that ran it
     timed_out: bool = False  # its time limit ran out and its processes were killed
+    reason: str = ""  # why it failed, in one line: the exception's type and message
 
     @property
     def ok(self) -> bool:
         return not self.error
+
+
+def describe(err: BaseException) -> str:
+    """An exception in one line, the root cause first: ``Type: message``.
+
+    Dask wraps what went wrong on the far side (a scheduler or worker that cannot
+    unpickle a task raises ``RuntimeError: Error during deserialization ...`` *from* the
+    real ``ModuleNotFoundError``); the root cause is what an instructor can act on.
+    """
+    root = err
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    text = f"{type(root).__name__}: {str(root).strip()}" if str(root).strip() else type(root).__name__
+    if root is not err:
+        outer = " ".join(str(err).split()).split(". ")[0].rstrip(".")
+        text += f" ({type(err).__name__}: {outer})" if outer else f" ({type(err).__name__})"
+    return text
 
 
 def _kill_children() -> int:
@@ -119,6 +139,7 @@ def _run_task(task_fn: Callable[[Any], Any], task: Any, time_limit: float | None
         result["value"] = task_fn(task)
     except BaseException as err:  # noqa: BLE001 - reported as the task's outcome
         result["error"] = "".join(traceback.format_exception(err)).strip()
+        result["reason"] = describe(err)
     finally:
         if timer is not None:
             timer.cancel()
@@ -142,17 +163,67 @@ def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **k
     return LocalCluster(**options)
 
 
+# Asked of every worker of a running cluster before any task is sent: a worker that cannot
+# unpickle a task closes its connection and dies, and the tasks would then wait for workers
+# forever. ``eval`` of a string travels whatever the worker can import.
+CAN_GRADE = "__import__('autograder.cluster').__name__"
+
+
+def usable_workers(client: Any, address: str) -> list[str]:
+    """The workers that can import the grader; the others are named, with the reason, once per reason."""
+    answers = client.run(eval, CAN_GRADE, on_error="return")
+    bad: dict[str, list[str]] = {}
+    for worker, answer in sorted(answers.items()):
+        if isinstance(answer, BaseException):
+            bad.setdefault(describe(answer), []).append(worker)
+    for reason, workers in bad.items():
+        log.warning("%d of %d workers of the Dask scheduler at %s cannot import the grader and get no tasks: "
+                    "%s (%s)", len(workers), len(answers), address, reason, ", ".join(workers))
+    return sorted(w for w in answers if not any(w in ws for ws in bad.values()))
+
+
+def _watch_workers(client: Any, futures: list, lost_after: float) -> threading.Event:
+    """Cancel the unfinished ``futures`` once the cluster has had no worker for ``lost_after`` seconds.
+
+    Returns an event that is set when that happened (or when the caller sets it to stop the watch).
+    """
+    lost = threading.Event()
+
+    def watch() -> None:
+        alone_since = None
+        while not lost.wait(2.0):
+            try:
+                alive = bool(client.scheduler_info().get("workers"))
+            except Exception:  # noqa: BLE001 - a scheduler that does not answer has no workers for us
+                alive = False
+            if alive:
+                alone_since = None
+                continue
+            alone_since = alone_since or time.monotonic()
+            if time.monotonic() - alone_since >= lost_after:
+                for future in futures:
+                    if not future.done():
+                        future.cancel()
+                lost.set()
+
+    threading.Thread(target=watch, name="dask-workers-watch", daemon=True).start()
+    return lost
+
+
 def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address: str | None = None,
                 n_workers: int | None = None, time_limit: float | None = None,
-                on_outcome: Callable[[Outcome], None] | None = None, client: Any = None) -> list[Outcome]:
+                on_outcome: Callable[[Outcome], None] | None = None, client: Any = None,
+                lost_after: float = 60) -> list[Outcome]:
     """Run ``task_fn(task)`` for every task on Dask; the outcomes in the order of ``tasks``.
 
     Args:
         address: a running scheduler (``tcp://host:8786``); default: a LocalCluster with
             ``n_workers`` worker processes (default: one per core), closed at the end.
+            The tasks go only to its workers that can import the grader.
         time_limit: wall-clock seconds per task, enforced on the worker (see the module).
         on_outcome: called in this process as each task finishes (progress, saving rows).
         client: an existing ``distributed.Client`` to use as it is (not closed).
+        lost_after: seconds without any worker before the tasks left count as failed.
     """
     from distributed import Client, as_completed
 
@@ -174,21 +245,40 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
             cluster = local_cluster(n_workers)
             client = Client(cluster, set_as_default=False)
     outcomes: list[Outcome | None] = [None] * len(tasks)
+
+    def done(i: int, outcome: Outcome) -> None:
+        outcomes[i] = outcome
+        if on_outcome is not None:
+            on_outcome(outcome)
+
     try:
-        futures = [client.submit(_run_task, task_fn, task, time_limit, pure=False) for task in tasks]
+        workers = usable_workers(client, address) if address else None
+        if workers == []:
+            for i, task in enumerate(tasks):
+                done(i, Outcome(task, error="no worker can grade", reason="no worker of the cluster can import "
+                                "the grader (see above)"))
+            return [o for o in outcomes if o is not None]
+        futures = [client.submit(_run_task, task_fn, task, time_limit, pure=False, workers=workers)
+                   for task in tasks]
         index = {future.key: i for i, future in enumerate(futures)}
-        for future in as_completed(futures, loop=client.loop):
-            i = index[future.key]
-            try:
-                data = future.result()
-                outcome = Outcome(tasks[i], data.get("value"), data.get("error", ""), data["seconds"],
-                                  data["worker"], data["timed_out"])
-            except Exception as err:  # noqa: BLE001 - the worker died, or the result could not travel
-                outcome = Outcome(tasks[i], error=f"{type(err).__name__}: {err}")
-            outcomes[i] = outcome
-            if on_outcome is not None:
-                on_outcome(outcome)
-            future.release()
+        lost = _watch_workers(client, futures, lost_after)
+        try:
+            for future in as_completed(futures, loop=client.loop):
+                i = index[future.key]
+                try:
+                    data = future.result()
+                    outcome = Outcome(tasks[i], data.get("value"), data.get("error", ""), data["seconds"],
+                                      data["worker"], data["timed_out"], data.get("reason", ""))
+                except Exception as err:  # noqa: BLE001 - the worker died, the task could not be unpickled
+                    # there, or the result could not travel back
+                    reason = (f"the cluster had no workers for {lost_after:.0f} s" if lost.is_set()
+                              and future.cancelled() else describe(err))
+                    outcome = Outcome(tasks[i], error="".join(traceback.format_exception(err)).strip(),
+                                      reason=reason)
+                done(i, outcome)
+                future.release()
+        finally:
+            lost.set()  # stops the watch
     finally:
         if own_client:
             client.close()

@@ -29,6 +29,7 @@ ones whose score may not reflect the work are listed as "needs attention".
 from __future__ import annotations
 
 import argparse
+import logging
 import shutil
 import sys
 import tempfile
@@ -38,7 +39,21 @@ from typing import Any
 
 from .course import AUTOGRADER, ROOT, SOLUTIONS, assignments
 from .engine import ATTENTION, Course, SubmissionResult
-from .pool import Task, default_workers, grade_tasks, grade_tasks_dask
+from .pool import REGRADED, Task, default_workers, grade_tasks, grade_tasks_dask
+
+logger = logging.getLogger(__name__)
+CLUSTER_DID_NOT_GRADE = 3  # exit status: every task failed on the workers (graded here instead)
+
+
+def setup_logging(verbose: bool = False) -> None:
+    """The grader's messages on stderr, once per process (``verbose``: nbgrader's own log too)."""
+    root = logging.getLogger("autograder")
+    if not any(getattr(h, "_autograder", False) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        handler._autograder = True  # type: ignore[attr-defined]
+        root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
 
 
 def find_tasks(submissions: Path, known: list[str], only_assignments: list[str] | None = None,
@@ -144,6 +159,16 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
     report.save_results(class_results, reports / "results.json")
     page = report.render(class_results, reports)
 
+    parallel = scheduler is not None or workers > 1
+    here = [r for r in results if REGRADED in r.kinds()]
+    if parallel and results:
+        where = "the cluster's workers" if scheduler else ("the Dask workers" if engine == "dask" else
+                                                              "the worker processes")
+        log(f"\nGraded on {where}: {len(results) - len(here)}; graded here, after a worker failed: {len(here)}.")
+        if len(here) == len(results):
+            logger.error("%s did not grade: every task failed there (the reasons are above), so all %d were "
+                         "graded here, one at a time.", "The cluster" if scheduler else where[0].upper() + where[1:],
+                         len(results))
     attention = [r for r in results if r.status == ATTENTION]
     log(f"\nGraded {len(results)} submission(s) of {len({r.student for r in results})} student(s) "
         f"in {elapsed:.1f} s; {len(attention)} need attention.")
@@ -193,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
                              "in --out")
     parser.add_argument("--unsandboxed", action="store_true",
                         help="run students' code WITHOUT the sandbox (only for code you trust)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="say more, nbgrader's own log included")
     args = parser.parse_args(argv)
+    setup_logging(args.verbose)
     if args.scheduler and args.engine != "dask":
         parser.error("--scheduler runs on Dask; leave out --engine processes")
     if args.scheduler and not (args.db or "").startswith("postgres"):
@@ -218,10 +245,13 @@ def main(argv: list[str] | None = None) -> int:
         from .pgserver import gradebook_url
 
         coursedir["db_url"] = gradebook_url(args.db)
-    release = Path(tempfile.mkdtemp(prefix="autograder-release-"))
-    staging = Path(tempfile.mkdtemp(prefix="autograder-staging-"))
+    out.mkdir(parents=True, exist_ok=True)
+    # On a cluster, workers on other machines read the released assignments and stage submissions:
+    # keep both scratch folders in the (shared) output folder; otherwise in this machine's temp folder.
+    scratch = out if args.scheduler else None
+    release = Path(tempfile.mkdtemp(prefix=".release-", dir=scratch))
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=scratch))
     try:
-        out.mkdir(parents=True, exist_ok=True)
         course = make_course(settings, release, submissions=args.submissions.resolve(), staging=staging, **coursedir)
         tasks, unknown = find_tasks(course.submissions, assignments(), args.assignment, args.student)
         for folder in unknown:
@@ -243,8 +273,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
         # A task's hard limit: its notebook's limit plus a minute for kernel start and bookkeeping.
         task_limit = (args.notebook_timeout or 120) + 60
-        run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
-            engine=args.engine, scheduler=args.scheduler, task_time_limit=task_limit)
+        results = run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
+                      engine=args.engine, scheduler=args.scheduler, task_time_limit=task_limit)
+        if (args.scheduler or workers > 1) and results and all(REGRADED in r.kinds() for r in results):
+            return CLUSTER_DID_NOT_GRADE
     finally:
         shutil.rmtree(release, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)

@@ -30,12 +30,13 @@ gradebook directly); :func:`grade_tasks` runs them on a ``ProcessPoolExecutor``
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import shutil
-import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -44,6 +45,16 @@ from pathlib import Path
 
 from . import gradebook as gbook
 from .engine import Course, CourseSpec, SubmissionResult
+
+log = logging.getLogger(__name__)
+REGRADED = "regraded"
+
+
+def report_failures(failures: Counter, where: str) -> None:
+    """Say once per distinct reason why tasks failed on the workers, and how many."""
+    for reason, count in failures.most_common():
+        log.warning("%d grading task%s failed %s: %s; %s graded again here, one at a time.", count,
+                    "s" if count != 1 else "", where, reason, "they were" if count != 1 else "it was")
 
 
 @dataclass(frozen=True, order=True)
@@ -162,6 +173,7 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
 
     scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
     left = set(tasks)
+    failures: Counter = Counter()
     try:
         base = gbook.copy_database(course.db_url, scratch / "base.db")
         context = multiprocessing.get_context("spawn")
@@ -176,18 +188,21 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                             graded = future.result()
                         except BrokenProcessPool:
                             raise
-                        except Exception:  # noqa: BLE001 - regraded below, in this process
+                        except Exception as err:  # noqa: BLE001 - regraded below, in this process
+                            failures[f"{type(err).__name__}: {err}"] += 1
                             continue
                         if graded.rows is not None:
                             gbook.write_rows(gb, graded.rows)
                         left.discard(task)
                         done(graded.result)
-            except BrokenProcessPool:
-                pass  # a worker process died: what it had not finished is graded below
+            except BrokenProcessPool as err:
+                # A worker process died: what it had not finished is graded below.
+                failures[f"{type(err).__name__}: {err}"] += len(left) - sum(failures.values())
+        report_failures(failures, "in the worker processes")
         # Anything a worker could not finish is graded here, one at a time, on the course's gradebook.
         for task in sorted(left):
             result = course.autograde(task.assignment, task.student)
-            result.add("regraded", "a grading worker failed; this submission was graded again on its own")
+            result.add(REGRADED, "a grading worker failed; this submission was graded again on its own")
             done(result)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -230,7 +245,8 @@ def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | No
         raise ValueError("grading on a Dask cluster needs a PostgreSQL gradebook (--db postgresql://...)")
     scratch = Path(tempfile.mkdtemp(prefix="autograder-dask-"))
     results: list[SubmissionResult] = []
-    failures: list[str] = []
+    failures: Counter = Counter()
+    where = f"on the workers of the Dask scheduler at {address}" if address else "on the Dask workers"
     try:
         db_url = course.db_url if shared else gbook.copy_database(course.db_url, scratch / "base.db")
         with Gradebook(course.db_url, course.course_id) as gb:
@@ -245,13 +261,12 @@ def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | No
                                    True)
                 else:
                     task = outcome.task[3]
-                    failures.append(outcome.error)
-                    if len(failures) == 1:  # say why once; every regraded result also carries a note
-                        last = outcome.error.strip().splitlines()[-1] if outcome.error.strip() else "unknown error"
-                        print(f"A grading task failed on a Dask worker ({last}); such tasks are graded again "
-                              "here, one at a time.", file=sys.stderr, flush=True)
+                    reason = outcome.reason or (outcome.error.strip().splitlines() or ["unknown error"])[-1]
+                    if not failures:  # the reasons, with how many tasks each, are said at the end
+                        log.warning("A grading task failed %s; such tasks are graded again here.", where)
+                    failures[reason] += 1
                     result = course.autograde(task.assignment, task.student)
-                    result.add("regraded", "a grading worker failed; this submission was graded again on its own")
+                    result.add(REGRADED, "a grading worker failed; this submission was graded again on its own")
                 results.append(result)
                 if on_result:
                     on_result(result, len(results), len(tasks))
@@ -259,6 +274,7 @@ def grade_tasks_dask(course: Course, tasks: Iterable[Task], *, address: str | No
             run_on_dask([(course.spec(), db_url, str(scratch), t) for t in _interleave(tasks)], _dask_grade,
                         address=address, n_workers=workers, time_limit=time_limit, on_outcome=arrived,
                         client=client)
+        report_failures(failures, where)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return sorted(results, key=lambda r: (r.assignment, r.student))

@@ -534,6 +534,15 @@ async def _start_stop(manager_class: type, workdir: str) -> float:
         await km.shutdown_kernel(now=True)
 
 
+def kernel_start_seconds(sandboxed: bool = True) -> float:
+    """Start one kernel (in the sandbox, by default), wait for its first reply and stop it; the seconds it took.
+
+    Raises :class:`SandboxError` (or the kernel manager's error) when the kernel does not start.
+    """
+    with tempfile.TemporaryDirectory(prefix="nbsbx-probe-") as tmp:
+        return asyncio.run(_start_stop(SandboxedKernelManager if sandboxed else AsyncKernelManager, tmp))
+
+
 def startup_overhead(runs: int = 5) -> dict[str, float]:
     """Seconds to start a kernel and get its first reply, plain vs sandboxed.
 
