@@ -168,5 +168,5 @@ clean-notebooks: $(STAMP) ## Strip outputs and execution counts from every noteb
 	$(RUN) $(BIN)/python -m autograder.notebooks clean
 
 clean: ## Remove the venv, caches and grading by-products (keeps sample submissions)
-	rm -rf $(VENV) $(VENV)-3.* .pytest_cache autograder/gradebook.db autograder/grades.csv autograder/autograded autograder/feedback autograder/reports
+	rm -rf $(VENV) $(VENV)-3.* .pytest_cache autograder/output
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -22,8 +22,8 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
 
 On a shared machine the figures move with the load: the load average is printed
 next to each section, and both grading runs happen back to back in one process.
-Results go to ``autograder/reports/bench.json`` and a figure to
-``autograder/reports/bench_grading.png``.
+Results go to ``autograder/output/reports/bench.json`` and a figure to
+``autograder/output/reports/bench_grading.png``.
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .course import AUTOGRADER, ROOT, assignments
-
-REPORTS = AUTOGRADER / "reports"
+from .course import REPORTS, ROOT, SUBMITTED, assignments
 SLOW_RECIPES = ("loop", "stuck")  # dominated by time limits, not by grading work
 
 
@@ -260,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="workers of the parallel run (default: cores)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="rounds of (one at a time, Dask, processes), alternating; the best of each counts (2)")
-    parser.add_argument("--submitted", default=str(AUTOGRADER / "submitted"), help="the class to grade")
+    parser.add_argument("--submitted", default=str(SUBMITTED), help="the class to grade")
     parser.add_argument("--unsandboxed", action="store_true", help="grade without the sandbox")
     args = parser.parse_args(argv)
     chosen = args.sections or list(SECTIONS)

@@ -20,6 +20,17 @@ EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"
 # Students' notebooks, as nbgrader's submitted_directory: <student>/<assignment>/<assignment>.ipynb.
 SUBMITTED = AUTOGRADER / "submitted"
+# The fairness catalogue: wrong and right implementations of each answer cell.
+CATALOGUE = AUTOGRADER / "catalogue"
+# Everything grading writes lives in one ignored folder (`make clean` removes it);
+# nbgrader_config.py names the same folders for nbgrader.
+OUTPUT = AUTOGRADER / "output"
+GRADEBOOK = OUTPUT / "gradebook.db"
+AUTOGRADED = OUTPUT / "autograded"
+FEEDBACK = OUTPUT / "feedback"
+GRADES_CSV = OUTPUT / "grades.csv"
+REPORTS = OUTPUT / "reports"
+RESULTS = REPORTS / "results.json"
 # `make collect`: one folder per assignment with the LMS download, its manifest and the files set aside.
 COLLECTED = AUTOGRADER / "collected"
 # `make export`: the LMS gradebook CSVs and feedback zips.

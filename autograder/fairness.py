@@ -31,10 +31,11 @@ from pathlib import Path
 
 import nbformat
 
-from .course import AUTOGRADER, SOLUTIONS, assignments
-from .engine import Course, SubmissionResult, replace_answer
+from .course import CATALOGUE, SOLUTIONS, assignments
+from .engine import Course
+from .results import SubmissionResult
+from .testcells import replace_answer
 
-CATALOGUE = AUTOGRADER / "catalogue"
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from . import pages
-from .engine import ATTENTION, SubmissionResult
+from .results import ATTENTION, SubmissionResult
 
 
 def render_html(result: SubmissionResult) -> str:

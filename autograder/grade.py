@@ -16,11 +16,10 @@ modifies it), then:
    same code path; each notebook in its own kernel, in the bubblewrap sandbox of
    :mod:`autograder.sandbox` when it can run here. The gradebook is SQLite in
    ``autograder/`` by default, PostgreSQL with ``--db``;
-3. writes ``autograder/grades.csv`` (student, assignment, score, max_score, status,
-   notes) from the gradebook, the feedback of every student
-   (``autograder/feedback/<student>/<assignment>/``, no test source), the results
-   as data (``autograder/reports/results.json``) and the class report
-   (``autograder/reports/class_report.html``).
+3. writes, all in ``autograder/output/``: ``grades.csv`` (student, assignment, score,
+   max_score, status, notes) from the gradebook, the feedback of every student
+   (``feedback/<student>/<assignment>/``, no test source), the results as data
+   (``reports/results.json``) and the class report (``reports/class_report.html``).
 
 A broken submission never stops the batch: it gets a score and a reason, and the
 ones whose score may not reflect the work are listed as "needs attention".
@@ -37,8 +36,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .course import AUTOGRADER, ROOT, SOLUTIONS, assignments
-from .engine import ATTENTION, Course, SubmissionResult
+from . import gradebook as gbook
+from .course import OUTPUT, ROOT, SOLUTIONS, SUBMITTED, assignments
+from .engine import Course
+from .results import ATTENTION, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks, grade_tasks_dask
 
 logger = logging.getLogger(__name__)
@@ -127,7 +128,6 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
         task_time_limit: float | None = None) -> list[SubmissionResult]:
     """Generate, grade (:func:`grade_with`), export, write feedback and the report. Returns the results."""
     from . import feedback, report
-    from . import gradebook as gbook
 
     for assignment in sorted({t.assignment for t in tasks}):
         course.generate(assignment)
@@ -200,11 +200,11 @@ def main(argv: list[str] | None = None) -> int:
                              "1 grades one submission at a time in this process")
     parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
-    parser.add_argument("--submissions", type=Path, default=AUTOGRADER / "submitted",
+    parser.add_argument("--submissions", type=Path, default=SUBMITTED,
                         help="folder of <student>/<assignment>/ submissions (default: autograder/submitted)")
-    parser.add_argument("--out", type=Path, default=AUTOGRADER,
+    parser.add_argument("--out", type=Path, default=OUTPUT,
                         help="where grades.csv, feedback/, reports/, autograded/ and the gradebook go "
-                             "(default: autograder/, the course's own gradebook)")
+                             "(default: autograder/output/, with the course's own gradebook)")
     parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
     parser.add_argument("--notebook-timeout", type=int, default=None, help="seconds per notebook (default: 120)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -237,14 +237,11 @@ def main(argv: list[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return 2
     out = args.out.resolve()
-    coursedir: dict[str, Any] = {}
-    if out != AUTOGRADER.resolve():
-        coursedir = {"autograded_directory": str(out / "autograded"), "feedback_directory": str(out / "feedback"),
-                     "db_url": f"sqlite:///{out / 'gradebook.db'}"}
+    coursedir: dict[str, Any] = {"autograded_directory": str(out / "autograded"),
+                                 "feedback_directory": str(out / "feedback"),
+                                 "db_url": f"sqlite:///{out / 'gradebook.db'}"}
     if args.db:
-        from .pgserver import gradebook_url
-
-        coursedir["db_url"] = gradebook_url(args.db)
+        coursedir["db_url"] = gbook.gradebook_url(args.db)
     out.mkdir(parents=True, exist_ok=True)
     # On a cluster, workers on other machines read the released assignments and stage submissions:
     # keep both scratch folders in the (shared) output folder; otherwise in this machine's temp folder.

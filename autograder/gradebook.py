@@ -102,6 +102,19 @@ def copy_database(source_url: str, dest: Path) -> str:
     return f"sqlite:///{dest.resolve()}"
 
 
+def gradebook_url(url: str) -> str:
+    """``url`` as nbgrader's ``db_url`` wants it: a PostgreSQL URL gets the psycopg2 driver.
+
+    SQLAlchemy 2.1 maps a bare ``postgresql://`` to psycopg 3, which the course does not
+    install (it pins psycopg2-binary); ``postgres://`` (Heroku style) is not understood at
+    all. SQLite and explicit drivers are left alone.
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg2://" + url[len(prefix):]
+    return url
+
+
 def sqlite_path(url: str) -> Path:
     if not url.startswith("sqlite:///"):
         raise ValueError(f"not a SQLite URL: {url}")

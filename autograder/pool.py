@@ -44,7 +44,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import gradebook as gbook
-from .engine import Course, CourseSpec, SubmissionResult
+from .engine import Course, CourseSpec
+from .results import SubmissionResult
 
 log = logging.getLogger(__name__)
 REGRADED = "regraded"

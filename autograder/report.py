@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import pages
-from .engine import ATTENTION, SubmissionResult
+from .results import ATTENTION, SubmissionResult
 
 GREEN, RED, AMBER, GREY = "#2da44e", "#cf222e", "#d4a72c", "#8c959f"
 
@@ -219,10 +219,10 @@ def load_results(path: Path) -> list[SubmissionResult]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .course import AUTOGRADER
+    from .course import RESULTS
 
     args = sys.argv[1:] if argv is None else argv
-    results_path = Path(args[0]) if args else AUTOGRADER / "reports" / "results.json"
+    results_path = Path(args[0]) if args else RESULTS
     out_dir = Path(args[1]) if len(args) > 1 else results_path.parent
     page = render(load_results(results_path), out_dir)
     print(f"Class report: {page}")

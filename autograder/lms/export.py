@@ -43,7 +43,7 @@ from typing import Any
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from ..course import AUTOGRADER, COLLECTED, EXPORTS, load_config
+from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, load_config
 from .collect import load_manifest
 from .roster import Roster
 
@@ -135,8 +135,8 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     config = load_config().CourseDirectory
     db_url = db_url or config.db_url
     course_id = course_id or config.course_id
-    results = results or AUTOGRADER / "reports" / "results.json"
-    feedback = feedback or AUTOGRADER / "feedback"
+    results = results or RESULTS
+    feedback = feedback or FEEDBACK
     canvas_ids = canvas_ids or {}
     maxima = _max_scores(db_url, course_id)
     names = sorted(a for a in maxima if not assignments or a in assignments)

@@ -10,7 +10,7 @@ from tests.sandbox.probe_assignment import need_postgres, required
 @pytest.fixture(scope="module")
 def pg():
     """A PostgreSQL server on loopback with an empty gradebook database, stopped and deleted after the module."""
-    from autograder.pgserver import PgServer, PgUnavailable
+    from tests.cluster.pgserver import PgServer, PgUnavailable
 
     need_postgres()
     try:

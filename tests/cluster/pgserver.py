@@ -1,10 +1,10 @@
-"""A throwaway PostgreSQL server on loopback, for tests and for trying a PostgreSQL gradebook.
+"""A throwaway PostgreSQL server on loopback, for the tests and for trying a PostgreSQL gradebook.
 
     with PgServer() as pg:                        # initdb in a temp folder, start, createdb
         course = Course.scratch(tmp, db_url=pg.url)  # postgresql+psycopg2://grader@127.0.0.1:PORT/gradebook
     # stopped, folder removed
 
-    python -m autograder.pgserver                 # start one, print its URL, stop on Ctrl-C
+    python -m tests.cluster.pgserver                # start one, print its URL, stop on Ctrl-C
 
 It uses the server binaries of Debian's ``postgresql`` package (``apt-get install
 postgresql``), found on PATH or in ``/usr/lib/postgresql/<version>/bin``. The server
@@ -30,6 +30,8 @@ import time
 import weakref
 from pathlib import Path
 
+from autograder.gradebook import gradebook_url
+
 ROLE = "grader"
 DATABASE = "gradebook"
 
@@ -49,19 +51,6 @@ def find_bindir() -> Path:
         return Path(candidates[-1]).parent
     raise PgUnavailable("PostgreSQL's server binaries (initdb, pg_ctl) are not installed; on Debian/Ubuntu: "
                         "`sudo apt-get install postgresql`")
-
-
-def gradebook_url(url: str) -> str:
-    """``url`` as nbgrader's ``db_url`` wants it: a PostgreSQL URL gets the psycopg2 driver.
-
-    SQLAlchemy 2.1 maps a bare ``postgresql://`` to psycopg 3, which the course does not
-    install (it pins psycopg2-binary); ``postgres://`` (Heroku style) is not understood at
-    all. SQLite and explicit drivers are left alone.
-    """
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg2://" + url[len(prefix):]
-    return url
 
 
 def free_port() -> int:

@@ -3,7 +3,7 @@
 The cluster path is the one ``make grade`` uses at scale: a LocalCluster of worker
 processes (or a scheduler's address: the same code), each worker with one long-lived
 Course, the assignment generated once before fanning out, and a PostgreSQL gradebook
-(a throwaway server on loopback, see ``autograder.pgserver``).
+(a throwaway server on loopback, see ``tests/cluster/pgserver.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import time
 import pytest
 
 from autograder.cluster import local_cluster, run_on_dask
-from autograder.engine import Course, replace_answer
+from autograder.engine import Course
+from autograder.testcells import replace_answer
 from tests.cluster import tasks
 from tests.sandbox.probe_assignment import ASSIGNMENT, GOOD, SOURCE, required
 

@@ -1,4 +1,4 @@
-"""The throwaway PostgreSQL server of `python -m autograder.pgserver` goes away with its command.
+"""The throwaway PostgreSQL server of `python -m tests.cluster.pgserver` goes away with its command.
 
 An instructor trying PostgreSQL starts it in a terminal and stops it with Ctrl-C, a
 closed terminal or `kill`: each time the server must stop and its data folder be
@@ -42,7 +42,7 @@ def _server_of(port: int) -> psutil.Process | None:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "kill", "hangup"])
 def test_the_server_stops_and_its_data_is_deleted(sig):
     need_postgres()
-    proc = subprocess.Popen([sys.executable, "-m", "autograder.pgserver"], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "tests.cluster.pgserver"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     server, folder = None, None
     try:

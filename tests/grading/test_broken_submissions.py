@@ -15,7 +15,8 @@ import pytest
 
 from autograder import feedback
 from autograder import gradebook as gbook
-from autograder.engine import ATTENTION, Course
+from autograder.engine import Course
+from autograder.results import ATTENTION
 from autograder.pool import Task, grade_tasks
 from autograder.preprocessors import CheckHelperPackage, autograde_pipeline, RestoreTestSource
 from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, hidden_source, SETTINGS, SOURCE, answer_only, submissions, submit_all

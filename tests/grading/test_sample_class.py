@@ -19,7 +19,7 @@ import pytest
 
 from autograder import grade, sample_class
 from autograder.course import AUTOGRADER, SOLUTIONS, assignments
-from autograder.engine import hidden_lines
+from autograder.testcells import hidden_lines
 from autograder.sandbox import sandbox_available
 
 pytestmark = pytest.mark.slow

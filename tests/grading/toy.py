@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.engine import Course, replace_answer
+from autograder.engine import Course
+from autograder.testcells import replace_answer
 from autograder.fairness import solved
 
 SOURCE = Path(__file__).parent / "fixtures" / "source"
@@ -169,7 +170,7 @@ def answer_only(course: Course, code: str) -> nbformat.NotebookNode:
 
 
 def hidden_source(source: Path = SOURCE) -> list[str]:
-    from autograder.engine import hidden_lines
+    from autograder.testcells import hidden_lines
 
     nb = nbformat.read(source / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
     return [line for c in nb.cells for line in hidden_lines(c.source)]

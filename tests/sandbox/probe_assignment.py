@@ -34,7 +34,7 @@ def need_sandbox() -> None:
 
 def need_postgres() -> None:
     """Skip, saying why, when PostgreSQL's programs are missing here (in CI: fail)."""
-    from autograder.pgserver import PgUnavailable, find_bindir
+    from tests.cluster.pgserver import PgUnavailable, find_bindir
 
     try:
         find_bindir()

@@ -26,7 +26,8 @@ from traitlets.config import Config
 
 from autograder import sandbox
 from autograder.course import ROOT, load_config
-from autograder.engine import Course, replace_answer
+from autograder.engine import Course
+from autograder.testcells import replace_answer
 
 from tests.sandbox.probe_assignment import ASSIGNMENT, GOOD, SOURCE, sandbox_ready  # noqa: F401 - a fixture
 

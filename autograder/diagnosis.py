@@ -1,0 +1,85 @@
+"""Diagnosis: what the autograded notebooks show went wrong, in words for the report.
+
+:func:`diagnose` reads the error outputs that nbgrader and the grader's own
+preprocessors left in a submission's autograded copy (a dead kernel, a timeout, a
+stuck cell, a syntax error, ``sys.exit()``, a tampered helper package, huge output)
+and adds one :class:`~autograder.results.Problem` per finding to the result. The
+ones where the score may not reflect the work are marked "needs attention".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .guard import TAMPERED
+from .preprocessors import CELL_TIMEOUT, KERNEL_DIED, META, NOT_RUN
+from .readback import ANSI, autograded_notebook
+from .results import SubmissionResult
+from .testcells import is_test, test_descriptions
+
+
+def diagnose(course: Any, result: SubmissionResult) -> None:
+    """Add to ``result`` what the autograded notebooks of ``course`` show went wrong."""
+    described = test_descriptions(result.assignment, course.source)
+    not_run = 0
+    for name in course.notebook_names(result.assignment):
+        nb = autograded_notebook(course, result.assignment, result.student, name)
+        if nb is None:
+            continue
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            gid = meta.get("grade_id")
+            if is_test(meta):
+                label = f"the test \"{described.get(gid, (gid, 0))[0] or gid}\""
+            elif meta.get("solution"):
+                label = f"the answer cell {gid}"
+            else:
+                label = f"cell {index + 1}" + _snippet(cell.source)
+            printed = cell.metadata.get(META, {}).get("output_chars")
+            if printed:
+                result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output")
+            for out in cell.get("outputs", []):
+                if out.get("output_type") != "error":
+                    continue
+                ename, evalue = out.get("ename", ""), ANSI.sub("", str(out.get("evalue", "")))
+                if ename == KERNEL_DIED:
+                    result.add("kernel_died", "the kernel died (os._exit(), a crash or out of memory?) while "
+                                              f"running {label}; the cells after it were not run", True)
+                elif ename == CELL_TIMEOUT:
+                    result.add("timeout", f"{label} did not finish within the time limit and was stopped "
+                                          "(an endless loop?)")
+                elif ename == NOT_RUN:
+                    not_run += is_test(meta)
+                    if "interrupted" in evalue:
+                        result.add("stuck_kernel", "a cell kept running after it was interrupted (an endless "
+                                                   "loop that catches KeyboardInterrupt?); the cells after it "
+                                                   "were not run", True)
+                    elif "time limit" in evalue:
+                        result.add("time_limit", "the notebook used up its time limit (an endless loop?); "
+                                                 "the cells after it were not run", True)
+                elif ename in ("SyntaxError", "IndentationError", "TabError") and not is_test(meta):
+                    result.add("syntax_error", f"{label} has a syntax error ({ename}: {evalue.strip()[:160]}); "
+                                               "nothing in it was defined")
+                elif ename == "SystemExit":
+                    result.add("sys_exit", f"{label} called sys.exit(); the grader kept going")
+                elif ename == "AssertionError" and evalue.startswith(TAMPERED):
+                    detail = evalue[len(TAMPERED):].split(". The tests", 1)[0].lstrip(": ")
+                    result.add("tampered", f"the submission modified the course's helper package ({detail}); "
+                                           "the tests that ran after it fail", True)
+    if not_run:
+        for p in result.problems:
+            if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and p.text.endswith("were not run"):
+                tests = f"{not_run} test{'s' if not_run != 1 else ''}"
+                p.text = p.text.replace("the cells after it were not run", f"the {tests} after it were not run")
+                break
+
+
+def _snippet(source: str) -> str:
+    """A short quote of a cell's first line of code that is not an import or a comment."""
+    for line in source.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "import ", "from ")):
+            return f" ({line[:40]}{'...' if len(line) > 40 else ''})"
+    return ""

@@ -1,0 +1,91 @@
+"""Reading a graded submission back: score and per-test results from the gradebook and the autograded copy.
+
+The gradebook says how many points each test cell scored; the autograded notebook
+says what a failing test printed. :func:`read_result` joins the two into a
+:class:`~autograder.results.SubmissionResult`; every message is the test's exception
+type and text (no traceback, no source), with hidden test lines removed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .preprocessors import GRADER_ERRORS, NOT_RUN
+from .results import Problem, SubmissionResult, TestResult
+from .testcells import grade_id, hidden_code, redact, test_descriptions
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def failure_message(cell: nbformat.NotebookNode) -> str:
+    """The message a failed test cell printed: its exception's type and text, no source.
+
+    What the grader reports (a timeout, a dead kernel) comes before the learner's own errors
+    (a timed-out cell also shows the ``KeyboardInterrupt`` that stopped it).
+    """
+    errors = [out for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+    errors.sort(key=lambda out: out.get("ename") not in GRADER_ERRORS)
+    for out in errors:
+        ename, evalue = out.get("ename", "Error"), ANSI.sub("", str(out.get("evalue", ""))).strip()
+        if ename == NOT_RUN and evalue:
+            return "This test was " + evalue + "."
+        if ename in GRADER_ERRORS and evalue:
+            return evalue[:1].upper() + evalue[1:]
+        if ename == "AssertionError" and evalue:
+            return evalue
+        return f"{ename}: {evalue}" if evalue else ename
+    return ""
+
+
+def autograded_notebook(course: Any, assignment: str, student: str, name: str) -> nbformat.NotebookNode | None:
+    """The autograded copy of one notebook (``None`` when nbgrader left none or it cannot be read)."""
+    path = Path(course.directory(course.coursedir.autograded_directory, assignment, student)) / f"{name}.ipynb"
+    if not path.exists():
+        return None
+    try:
+        return nbformat.read(path, as_version=4)
+    except (OSError, ValueError, json.JSONDecodeError):
+        return None
+
+
+def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
+    """Score and per-test results of a graded submission (0 for everything missing)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    described = test_descriptions(assignment, course.source)
+    hidden = hidden_code(assignment, course.source)
+    tests: list[TestResult] = []
+    problems: list[Problem] = []
+    with Gradebook(course.db_url, course.course_id) as gb:
+        for name in course.notebook_names(assignment):
+            graded_nb = autograded_notebook(course, assignment, student, name)
+            outputs = {}
+            if graded_nb is not None:
+                for cell in graded_nb.cells:
+                    gid = grade_id(cell)
+                    if gid:
+                        outputs[gid] = cell
+            try:
+                sub_nb = gb.find_submission_notebook(name, assignment, student)
+                grades = {g.name: g for g in sub_nb.grades}
+            except MissingEntry:
+                grades = {}
+                problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True))
+            for gid, (description, points) in described.items():
+                grade = grades.get(gid)
+                score = float(grade.score) if grade is not None and grade.score is not None else 0.0
+                cell = outputs.get(gid)
+                message = failure_message(cell) if cell is not None else "This test did not run."
+                passed = grade is not None and score >= points and points > 0
+                tests.append(TestResult(gid, description or gid, score, points, passed,
+                                        "" if passed else redact(message or "This test failed.", hidden)))
+    max_score = sum(t.max_points for t in tests)
+    result = SubmissionResult(student, assignment, sum(t.points for t in tests), max_score, tests)
+    for p in problems:
+        result.add(p.kind, p.text, p.attention)
+    return result
