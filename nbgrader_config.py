@@ -34,6 +34,9 @@ c.OverwriteCells.add_missing_cells = True
 # Grading: every cell gets a short time limit (the graded code never really sleeps),
 # errors do not stop the run, and huge outputs are cut.
 c.Execute.timeout = 30
+# ... and the whole notebook a limit (autograder.preprocessors.GuardedExecute); a grading task's
+# wall-clock limit on a Dask worker is this plus a minute (autograder.grade.task_time_limit).
+c.GuardedExecute.notebook_timeout = 120
 c.Execute.interrupt_on_timeout = True
 c.Execute.allow_errors = True
 c.Execute.raise_on_iopub_timeout = False

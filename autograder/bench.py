@@ -8,15 +8,17 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
 
 ``lessons``   how long each lesson notebook in ``course/`` takes to execute
               (nbclient, offline, as the lesson tests run them).
+``notebook``  one submission graded as `make grade` does, its time broken down (kernel
+              start, sandbox, setup imports, test cells, nbgrader, gradebook writes) next
+              to the floor: a kernel that runs only the setup imports.
 ``sandbox``   kernel start-up plain vs inside the grading sandbox (bubblewrap): the
               overhead per graded notebook.
 ``simulator`` lesson 4's thundering-herd simulator: 1,000 clients under every backoff
               strategy, best of ``--repeat`` + 2 (the widget redraws it on every
               slider move; the tests check what it computes, not how fast).
 ``grading``   a class of at least 24 submissions from the sample class, graded one at
-              a time, on a Dask LocalCluster (`make grade`'s default; the cluster's
-              start-up is inside the timing) and by a plain pool of worker processes,
-              in scratch courses with the same settings as `make grade`, alternating
+              a time and on a Dask LocalCluster (`make grade`'s default; the cluster's
+              start-up is inside the timing), in scratch courses with the same settings as `make grade`, alternating
               for ``--repeat`` rounds (the best time of each way counts; every round is
               printed): throughput, the ratios, and whether the scores are identical.
 
@@ -80,7 +82,7 @@ def bench_lessons(args: argparse.Namespace) -> dict[str, Any]:
 # -- grading ----------------------------------------------------------------------------------
 def bench_tasks(submissions: Path, count: int) -> list:
     """``count`` sample-class submissions (without the time-limit ones), spread over assignments."""
-    from .pool import Task, _interleave
+    from .pool import Task, interleave
     from .sample_class import CLASS, kind
 
     tasks = []
@@ -88,20 +90,20 @@ def bench_tasks(submissions: Path, count: int) -> list:
         for assignment, recipe in sorted(plan.items()):
             if kind(recipe) not in SLOW_RECIPES and (submissions / student / assignment).is_dir():
                 tasks.append(Task(assignment, student))
-    picked = _interleave(sorted(tasks))[:count]
+    picked = interleave(sorted(tasks))[:count]
     return sorted(picked)
 
 
-MODES = {  # mode: (its label, the grade command's engine and workers; None = all cores)
-    "sequential": ("one at a time (--workers 1)", "dask", 1),
-    "dask": ("Dask LocalCluster (the default)", "dask", None),
-    "processes": ("worker processes (--engine processes)", "processes", None),
+MODES = {  # mode: (its label, the grade command's workers; None = all cores)
+    "sequential": ("one at a time (--workers 1)", 1),
+    "dask": ("Dask LocalCluster (the default)", None),
 }
 
 
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     """One class graded one at a time, on a Dask LocalCluster (`make grade`'s default) and by a process pool."""
-    from .grade import grade_with, grading_settings, make_course
+    from .grade import grading_settings, make_course, task_time_limit
+    from .pool import grade_tasks
     from .pool import default_workers
 
     submissions = Path(args.submitted)
@@ -129,10 +131,10 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                                      feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
                 for assignment in sorted({t.assignment for t in tasks}):
                     course.generate(assignment)
-                label, engine, n = MODES[mode]
+                label, n = MODES[mode]
                 print(f"  round {round_}, {label}... ", end="", flush=True)
                 started = time.perf_counter()
-                results = grade_with(course, tasks, n or workers, engine)
+                results = grade_tasks(course, tasks, n or workers, time_limit=task_time_limit(course))
                 seconds = time.perf_counter() - started
                 spread = _spread(results)
                 print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread})  [{load()}]",
@@ -144,17 +146,14 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                 run["same"] = run["same"] and (run["scores"] is None or run["scores"] == scores)
                 run["scores"] = scores
     best = {mode: min(run["times"]) for mode, run in runs.items()}
-    ratio = {f"{a}_vs_{b}": round(best[b] / best[a], 3) for a, b in
-             (("dask", "sequential"), ("processes", "sequential"), ("dask", "processes"))}
+    ratio = {"dask_vs_sequential": round(best["sequential"] / best["dask"], 3)}
     per_round = [round(s / d, 3) for s, d in zip(runs["sequential"]["times"], runs["dask"]["times"])]
     reference = runs["sequential"]["scores"]
     identical = all(run["same"] and run["scores"] == reference for run in runs.values())
     print(f"  throughput, best of {args.repeat} (submissions/s): "
           + ", ".join(f"{MODES[m][0]} {len(tasks) / best[m]:.2f}" for m in MODES))
     print(f"  Dask LocalCluster vs one at a time: {ratio['dask_vs_sequential']:.2f}x "
-          f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.7x on 2 cores)")
-    print(f"  Dask LocalCluster vs worker processes: {ratio['dask_vs_processes']:.2f}x; "
-          f"worker processes vs one at a time: {ratio['processes_vs_sequential']:.2f}x")
+          f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.8x on 2 cores)")
     print(f"  scores identical in every run: {'yes' if identical else 'NO'}")
     if not identical:
         for mode, run in runs.items():
@@ -242,10 +241,110 @@ def bench_simulator(args: argparse.Namespace) -> dict[str, Any]:
     return {"clients": 1000, "best_s": round(min(times), 4), "runs_s": [round(t, 4) for t in times], "calls": calls}
 
 
+# -- one notebook ------------------------------------------------------------------------------
+def _setup_imports(nb) -> str:
+    """The import lines of a notebook's code cells before its first answer cell (its setup)."""
+    lines = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            break
+        lines += [line for line in cell.source.splitlines() if line.startswith(("import ", "from "))]
+    return "\n".join(lines)
+
+
+def bench_notebook(args: argparse.Namespace) -> dict[str, Any]:
+    """Where one graded notebook's time goes: kernel start, sandbox, imports, test cells, nbgrader, gradebook.
+
+    Grades ``--student``'s submission of ``--assignment`` once in a scratch course as
+    `make grade` does (one at a time, sandboxed when possible), timing each step of the
+    pipeline, and measures the floor: a kernel that runs only the setup imports.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    from . import sandbox
+    from .grade import grading_settings, make_course
+    from .preprocessors import GuardedExecute
+
+    try:
+        settings, sandboxed = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout), not args.unsandboxed
+    except sandbox.SandboxUnavailable as err:
+        print(f"  (no sandbox here, measuring unsandboxed: {str(err).splitlines()[0]})")
+        settings, sandboxed = grading_settings(unsandboxed=True, stream=sys.stdout), False
+    spent: dict[str, float] = {}
+
+    def timed(owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        def wrapper(*a: Any, **k: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*a, **k)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.perf_counter() - started
+        setattr(owner, name, wrapper)
+
+    with tempfile.TemporaryDirectory(prefix="bench-notebook-") as tmp:
+        root = Path(tmp)
+        course = make_course(settings, root / "release", root=root, submissions=Path(args.submitted),
+                             staging=root / "staging", autograded_directory="autograded",
+                             feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
+        started = time.perf_counter()
+        course.generate(args.assignment)
+        generate = time.perf_counter() - started
+        from nbgrader.preprocessors import SaveAutoGrades
+
+        from . import engine
+
+        timed(engine, "stage", "staging")
+        timed(engine, "read_result", "reading results")
+        timed(engine, "diagnose", "diagnosis")
+        timed(SaveAutoGrades, "preprocess", "gradebook writes (SaveAutoGrades)")
+        execute = [p for p in course.config.Autograde.autograde_preprocessors
+                   if isinstance(p, type) and issubclass(p, GuardedExecute)][0]
+        timed(execute, "preprocess", "running the notebook (kernel + cells)")
+        timed(course.api, "autograde", "nbgrader autograde (all of it)")
+        started = time.perf_counter()
+        result = course.autograde(args.assignment, args.student)
+        total = time.perf_counter() - started
+    boxed = sandbox.kernel_start_seconds(sandboxed=sandboxed)
+    plain = sandbox.kernel_start_seconds(sandboxed=False)
+    solution = nbformat.read(Path(course.source) / args.assignment / f"{args.assignment}.ipynb", as_version=4)
+    floor_nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_setup_imports(solution))])
+    started = time.perf_counter()
+    NotebookClient(floor_nb, timeout=120, kernel_name="python3").execute()
+    floor = time.perf_counter() - started
+    run = spent.get("running the notebook (kernel + cells)", 0.0)
+    nbgrader_all = spent.get("nbgrader autograde (all of it)", 0.0)
+    rows = {
+        "kernel start (plain)": plain,
+        "sandbox (extra kernel start)": boxed - plain if sandboxed else 0.0,
+        "setup imports": max(0.0, floor - plain),
+        "test cells and answers": max(0.0, run - floor - (boxed - plain if sandboxed else 0.0)),
+        "nbgrader pre/post-processing": max(0.0, nbgrader_all - run - spent.get("gradebook writes (SaveAutoGrades)", 0)),
+        "gradebook writes (SaveAutoGrades)": spent.get("gradebook writes (SaveAutoGrades)", 0.0),
+        "staging": spent.get("staging", 0.0),
+        "reading results": spent.get("reading results", 0.0),
+        "diagnosis": spent.get("diagnosis", 0.0),
+    }
+    print(f"  {args.student}/{args.assignment} ({result.score:g}/{result.max_score:g}), "
+          f"{'sandboxed' if sandboxed else 'unsandboxed'}: {total:.2f} s in all "
+          f"(generating the assignment first: {generate:.2f} s, once per assignment)")
+    for label, seconds in rows.items():
+        print(f"    {label:<38} {seconds:6.2f} s")
+    print(f"  floor (kernel start + setup imports): {floor:.2f} s; budget (floor + 1 s): {floor + 1:.2f} s; "
+          f"this notebook: {total:.2f} s ({total - floor - 1:+.2f} s over the budget)")
+    return {"student": args.student, "assignment": args.assignment, "total_s": round(total, 3),
+            "floor_s": round(floor, 3), **{k: round(v, 3) for k, v in rows.items()}}
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "lessons": bench_lessons,
     "grading": bench_grading,
     "sandbox": bench_sandbox,
+    "notebook": bench_notebook,
     "simulator": bench_simulator,
 }
 
@@ -257,9 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--submissions", type=int, default=24, help="submissions in the grading benchmark (24)")
     parser.add_argument("--workers", type=int, default=None, help="workers of the parallel run (default: cores)")
     parser.add_argument("--repeat", type=int, default=2,
-                        help="rounds of (one at a time, Dask, processes), alternating; the best of each counts (2)")
+                        help="rounds of (one at a time, Dask), alternating; the best of each counts (2)")
     parser.add_argument("--submitted", default=str(SUBMITTED), help="the class to grade")
     parser.add_argument("--unsandboxed", action="store_true", help="grade without the sandbox")
+    parser.add_argument("--student", default="ana", help="the submission the notebook section grades (ana)")
+    parser.add_argument("--assignment", default="04_retry_with_backoff",
+                        help="its assignment (04_retry_with_backoff)")
     args = parser.parse_args(argv)
     chosen = args.sections or list(SECTIONS)
     out: dict[str, Any] = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "cores": os.cpu_count(),

@@ -4,14 +4,13 @@
     outcomes = run_on_dask(students, grade_one, address="tcp://scheduler:8786")  # same code path
 
 ``task_fn(task)`` runs on a worker and must be importable there (a module-level
-function; its module must exist on the workers). It should keep expensive objects for
-the life of the worker process with :func:`per_worker`, e.g. one nbgrader
-:class:`~autograder.engine.Course` per worker instead of one per student (nbgrader's
-imports and setup cost about 2 s)::
-
-    def grade_one(job):
-        course = per_worker(("course", job.root, job.db_url), lambda: build_course(job))
-        return course.autograde(job.assignment, job.student).to_dict()
+function; its module must exist on the workers). Expensive objects that should live
+as long as the run on each worker (one nbgrader :class:`~autograder.engine.Course` per
+worker instead of one per student: nbgrader's imports and setup cost about 2 s) go in
+a Dask ``WorkerPlugin`` passed as ``plugin``: it is added to every worker that gets
+tasks before the first one, and removed (its ``teardown`` called) at the end, so a
+long-lived worker keeps nothing from one run to the next (see
+:class:`autograder.worker.GraderPlugin`).
 
 Every task gets an :class:`Outcome` (its value, or the error text when it raised or its
 worker died), in the order of ``tasks``; one failing task never stops the others.
@@ -32,33 +31,11 @@ import os
 import threading
 import time
 import traceback
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
-
-_OBJECTS: dict[Hashable, Any] = {}
-_OBJECTS_LOCK = threading.Lock()
-
-
-def per_worker(key: Hashable, factory: Callable[[], Any]) -> Any:
-    """The object stored under ``key`` in this process, made by ``factory()`` the first time.
-
-    On a Dask worker the process lives as long as the worker, so this is a per-worker
-    object (the same code works outside Dask: then it is per-process).
-    """
-    with _OBJECTS_LOCK:
-        if key not in _OBJECTS:
-            _OBJECTS[key] = factory()
-        return _OBJECTS[key]
-
-
-def forget_per_worker() -> None:
-    """Drop every cached object of this process (tests)."""
-    with _OBJECTS_LOCK:
-        _OBJECTS.clear()
-
 
 @dataclass
 class Outcome:
@@ -210,10 +187,24 @@ def _watch_workers(client: Any, futures: list, lost_after: float) -> threading.E
     return lost
 
 
+async def _add_plugin(plugin: Any, dask_worker: Any = None) -> str:
+    """Run on a worker (``Client.run``): add ``plugin`` under its name, replacing one of that name."""
+    await dask_worker.plugin_add(plugin, name=plugin.name, catch_errors=False)
+    return plugin.name
+
+
+async def _remove_plugin(name: str, dask_worker: Any = None) -> bool:
+    """Run on a worker (``Client.run``): remove the plugin ``name`` (its teardown runs)."""
+    if name in dask_worker.plugins:
+        await dask_worker.plugin_remove(name)
+        return True
+    return False
+
+
 def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address: str | None = None,
                 n_workers: int | None = None, time_limit: float | None = None,
                 on_outcome: Callable[[Outcome], None] | None = None, client: Any = None,
-                lost_after: float = 60) -> list[Outcome]:
+                lost_after: float = 60, plugin: Any = None) -> list[Outcome]:
     """Run ``task_fn(task)`` for every task on Dask; the outcomes in the order of ``tasks``.
 
     Args:
@@ -224,6 +215,8 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
         on_outcome: called in this process as each task finishes (progress, saving rows).
         client: an existing ``distributed.Client`` to use as it is (not closed).
         lost_after: seconds without any worker before the tasks left count as failed.
+        plugin: a ``WorkerPlugin`` with a ``name``, added to the workers that get tasks for
+            the time of this call.
     """
     from distributed import Client, as_completed
 
@@ -244,6 +237,7 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
         else:
             cluster = local_cluster(n_workers)
             client = Client(cluster, set_as_default=False)
+            client.wait_for_workers(len(cluster.workers), timeout=120)
     outcomes: list[Outcome | None] = [None] * len(tasks)
 
     def done(i: int, outcome: Outcome) -> None:
@@ -252,12 +246,14 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
             on_outcome(outcome)
 
     try:
-        workers = usable_workers(client, address) if address else None
+        workers = usable_workers(client, address) if address else sorted(client.scheduler_info()["workers"])
         if workers == []:
             for i, task in enumerate(tasks):
                 done(i, Outcome(task, error="no worker can grade", reason="no worker of the cluster can import "
                                 "the grader (see above)"))
             return [o for o in outcomes if o is not None]
+        if plugin is not None:
+            client.run(_add_plugin, plugin, workers=workers)
         futures = [client.submit(_run_task, task_fn, task, time_limit, pure=False, workers=workers)
                    for task in tasks]
         index = {future.key: i for i, future in enumerate(futures)}
@@ -279,6 +275,8 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
                 future.release()
         finally:
             lost.set()  # stops the watch
+            if plugin is not None:
+                client.run(_remove_plugin, plugin.name, workers=workers, on_error="return")
     finally:
         if own_client:
             client.close()

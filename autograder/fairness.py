@@ -18,8 +18,10 @@ written differently from the solution and must keep full marks. Besides the
 catalogue, the solution must score full marks and the released stub zero.
 
 Each implementation is graded as a submission by a pseudo-student, in a scratch
-course directory, by the same engine that grades the class (nbgrader through
-:mod:`autograder.engine`, sandboxed kernels), on a pool of worker processes.
+course directory, by the same grading loop that grades the class
+(:func:`autograder.pool.grade_tasks`: nbgrader through :mod:`autograder.engine`, on a
+Dask LocalCluster). Kernels run in the sandbox only when the course's configuration
+says so; ``prove`` grades them unsandboxed: the catalogue is the course's own code.
 """
 
 from __future__ import annotations

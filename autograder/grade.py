@@ -11,7 +11,7 @@ modifies it), then:
 1. generates every assignment that has submissions, once (into a scratch release
    folder: ``exercises/`` is left alone), recording it in the gradebook;
 2. autogrades every submission as one task per student and assignment on Dask
-   (:func:`autograder.pool.grade_tasks_dask`): a LocalCluster of long-lived worker
+   (:func:`autograder.pool.grade_tasks`): a LocalCluster of long-lived worker
    processes by default, or the workers of a running scheduler (``--scheduler``), the
    same code path; each notebook in its own kernel, in the bubblewrap sandbox of
    :mod:`autograder.sandbox` when it can run here. The gradebook is SQLite in
@@ -40,7 +40,7 @@ from . import gradebook as gbook
 from .course import OUTPUT, ROOT, SOLUTIONS, SUBMITTED, assignments
 from .engine import Course
 from .results import ATTENTION, SubmissionResult
-from .pool import REGRADED, Task, default_workers, grade_tasks, grade_tasks_dask
+from .pool import REGRADED, Task, default_workers, grade_tasks
 
 logger = logging.getLogger(__name__)
 CLUSTER_DID_NOT_GRADE = 3  # exit status: every task failed on the workers (graded here instead)
@@ -103,30 +103,21 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
                   release_directory=str(release), **coursedir)
 
 
-ENGINES = ("dask", "processes")
+def task_time_limit(course: Course) -> float:
+    """A task's hard limit (seconds): its notebook's time limit plus a minute for kernel start and bookkeeping."""
+    from .preprocessors import GuardedExecute
 
-
-def grade_with(course: Course, tasks: list[Task], workers: int, engine: str = "dask", scheduler: str | None = None,
-               time_limit: float | None = None, on_result=None) -> list[SubmissionResult]:
-    """Grade ``tasks`` (assignments already generated) on the chosen engine.
-
-    ``engine``: ``"dask"`` (a LocalCluster of ``workers`` processes, or the Dask
-    ``scheduler`` at that address) or ``"processes"`` (a plain pool of worker
-    processes, no Dask). With one worker and no scheduler, submissions are graded one
-    at a time in this process.
-    """
-    if engine not in ENGINES:
-        raise ValueError(f"unknown grading engine {engine!r} (one of {', '.join(ENGINES)})")
-    if engine == "dask" and (scheduler or workers > 1):
-        return grade_tasks_dask(course, tasks, address=scheduler, workers=workers, time_limit=time_limit,
-                                on_result=on_result)
-    return grade_tasks(course, tasks, workers, on_result=on_result)
+    configured = course.config.GuardedExecute
+    limit = configured.notebook_timeout if "notebook_timeout" in configured else GuardedExecute.notebook_timeout.default_value
+    return float(limit) + 60
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print, engine: str = "dask", scheduler: str | None = None,
-        task_time_limit: float | None = None) -> list[SubmissionResult]:
-    """Generate, grade (:func:`grade_with`), export, write feedback and the report. Returns the results."""
+        log=print, scheduler: str | None = None) -> list[SubmissionResult]:
+    """Generate, grade (:func:`autograder.pool.grade_tasks`), export, write feedback and the report.
+
+    Returns the results.
+    """
     from . import feedback, report
 
     for assignment in sorted({t.assignment for t in tasks}):
@@ -141,7 +132,8 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
     started = time.perf_counter()
-    results = grade_with(course, tasks, workers, engine, scheduler, task_time_limit, on_result=progress)
+    results = grade_tasks(course, tasks, workers, scheduler=scheduler, time_limit=task_time_limit(course),
+                          on_result=progress)
     elapsed = time.perf_counter() - started
 
     table = gbook.scores(course.db_url, course.course_id)
@@ -162,8 +154,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
     parallel = scheduler is not None or workers > 1
     here = [r for r in results if REGRADED in r.kinds()]
     if parallel and results:
-        where = "the cluster's workers" if scheduler else ("the Dask workers" if engine == "dask" else
-                                                              "the worker processes")
+        where = "the cluster's workers" if scheduler else "the Dask workers"
         log(f"\nGraded on {where}: {len(results) - len(here)}; graded here, after a worker failed: {len(here)}.")
         if len(here) == len(results):
             logger.error("%s did not grade: every task failed there (the reasons are above), so all %d were "
@@ -206,13 +197,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="where grades.csv, feedback/, reports/, autograded/ and the gradebook go "
                              "(default: autograder/output/, with the course's own gradebook)")
     parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
-    parser.add_argument("--notebook-timeout", type=int, default=None, help="seconds per notebook (default: 120)")
+    parser.add_argument("--notebook-timeout", type=int, default=None,
+                        help="seconds per notebook (default: nbgrader_config.py)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the grading tasks on the workers of the running Dask scheduler at ADDRESS "
                              "(tcp://host:8786; needs --db postgresql://...) instead of a LocalCluster")
-    parser.add_argument("--engine", choices=ENGINES, default="dask",
-                        help="dask (default): a Dask LocalCluster, or --scheduler; processes: a plain pool of "
-                             "worker processes without Dask")
     parser.add_argument("--db", default=None, metavar="URL",
                         help="the gradebook: a PostgreSQL URL (postgresql://user@host:port/db); default: SQLite "
                              "in --out")
@@ -221,8 +210,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", "-v", action="store_true", help="say more, nbgrader's own log included")
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
-    if args.scheduler and args.engine != "dask":
-        parser.error("--scheduler runs on Dask; leave out --engine processes")
     if args.scheduler and not (args.db or "").startswith("postgres"):
         parser.error("grading on a Dask scheduler needs a gradebook every worker can reach: "
                      "add --db postgresql://user@host:port/database")
@@ -261,17 +248,13 @@ def main(argv: list[str] | None = None) -> int:
             how = f"on the workers of the Dask scheduler at {args.scheduler}"
         elif workers == 1:
             how = "one at a time"
-        elif args.engine == "dask":
-            how = f"on a Dask LocalCluster of {workers} workers"
         else:
-            how = f"with {workers} worker processes"
+            how = f"on a Dask LocalCluster of {workers} workers"
         gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
         print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} {how}, "
               f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
-        # A task's hard limit: its notebook's limit plus a minute for kernel start and bookkeeping.
-        task_limit = (args.notebook_timeout or 120) + 60
         results = run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
-                      engine=args.engine, scheduler=args.scheduler, task_time_limit=task_limit)
+                      scheduler=args.scheduler)
         if (args.scheduler or workers > 1) and results and all(REGRADED in r.kinds() for r in results):
             return CLUSTER_DID_NOT_GRADE
     finally:

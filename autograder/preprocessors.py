@@ -78,7 +78,8 @@ class GuardedExecute(Execute):
 
     notebook_timeout = Integer(
         120,
-        help="Seconds the whole notebook may run; the cells left when it is used up are not run.",
+        help="Seconds the whole notebook may run; the cells left when it is used up are not run "
+             "(the course sets it in nbgrader_config.py).",
     ).tag(config=True)
 
     extra_arguments = List(

@@ -29,7 +29,10 @@ Learners are unaffected: nothing changes in ``nbgrader_config.py`` or in Jupyter
 
     config = sandboxed_config(load_config())           # raises SandboxUnavailable if unusable
     course = sandbox_course(Course.scratch(tmp_path))  # an existing Course, in place
-    config = grading_config(config, unsandboxed=args.unsandboxed)  # what a CLI should call
+    config = grading_config(config, unsandboxed=True)  # unsandboxed only when asked, loudly
+    settings = course_settings(autograde_pipeline())   # as {"Class": {"trait": value}}: what the
+                                                       # grade command gives its Course
+                                                       # (autograder.grade.grading_settings)
 
 Limits are traits of :class:`SandboxedKernelManager` (``c.SandboxedKernelManager.memory_limit``
 and friends), set through :func:`sandboxed_config`'s keyword arguments.
@@ -465,7 +468,11 @@ def sandbox_course(course: Any, check: bool = True, **limits: Any) -> Any:
 
 def grading_config(config: Config, unsandboxed: bool = False, stream: TextIO | None = None,
                    **limits: Any) -> Config:
-    """What a grading command calls: sandboxed, or unsandboxed only when asked, loudly."""
+    """``config`` sandboxed, or unsandboxed only when asked, loudly (the warning on ``stream``).
+
+    For code that drives nbgrader with a traitlets ``Config``; the grade command builds
+    its :class:`~autograder.engine.Course` from :func:`course_settings` instead.
+    """
     if unsandboxed:
         warn_unsandboxed(stream)
         return config

@@ -12,10 +12,17 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.cluster import per_worker
 from tests.sandbox.probe_assignment import ASSIGNMENT, SOURCE
 
 _built = itertools.count(1)
+_objects: dict = {}
+
+
+def per_worker(key, factory):
+    """The object stored under ``key`` in this worker process, made by ``factory()`` the first time."""
+    if key not in _objects:
+        _objects[key] = factory()
+    return _objects[key]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ grader (``make setup`` installs it).
   the course's own packages, as one set up before the grader was installed there) must
   make the grade command say so plainly: the exception's type and message, how many
   tasks, that the cluster did not grade, and a non-zero exit status.
+- A second grade command on the same workers grades as well, and each run's grader
+  (a Dask WorkerPlugin holding its Course) is gone from every worker when its run ends.
 - ``python -m autograder.checkcluster`` (``make check-cluster``) says, worker by
   worker, whether it can grade.
 """
@@ -155,9 +157,22 @@ def _grades(results: dict) -> dict:
 def test_workers_started_as_the_guide_says_do_the_grading(tmp_path, pg):
     """4 submissions on a scheduler and 2 workers started as the guide says: all graded on the workers."""
     need_sandbox()
+    from distributed import Client
+
+    from autograder.worker import graders
+
     with cluster(tmp_path) as (address, pids):
         assert len(set(pids.values())) == 2
         run = _grade(tmp_path / "cluster", "--scheduler", address, "--db", pg.create_database("guide"))
+        # The same long-lived workers, a second grade command: each run's grader is dropped at its end.
+        with Client(address, set_as_default=False) as client:
+            left_after_first = client.run(graders)
+            again = _grade(tmp_path / "again", "--scheduler", address, "--db", pg.create_database("again"))
+            left_after_second = client.run(graders)
+            assert client.run(os.getpid) == pids, "the workers were restarted"
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert "Graded on the cluster's workers: 4; graded here, after a worker failed: 0." in again.stdout
+    assert left_after_first == left_after_second == {worker: [] for worker in pids}
     said = run.stdout + run.stderr
     assert run.returncode == 0, f"grade command failed:\n{said[-4000:]}"
     results = _results(tmp_path / "cluster")

@@ -1,12 +1,10 @@
 """Parallel grading gives exactly the scores of grading one at a time, and loses nothing in the gradebook.
 
-The same class of the toy assignment is graded three times, in three scratch courses:
-one submission at a time in this process (nbgrader writing the gradebook itself); on
-a Dask LocalCluster of two workers (`make grade`'s default engine); and by a plain
-pool of two worker processes (``--engine processes``). In both parallel engines each
-long-lived worker grades into its own copy of the SQLite gradebook while this process
-merges their rows into the course's gradebook. The results and the whole gradebooks
-must be identical to the sequential run's.
+The same class of the toy assignment is graded twice, in two scratch courses: one
+submission at a time in this process (nbgrader writing the gradebook itself), and on a
+Dask LocalCluster of two workers (`make grade`'s default), where each long-lived worker
+grades into its own copy of the SQLite gradebook while this process merges their rows
+into the course's gradebook. The results and the whole gradebooks must be identical.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ import pytest
 
 from autograder import gradebook as gbook
 from autograder.engine import Course
-from autograder.pool import Task, _interleave, grade_tasks, grade_tasks_dask
+from autograder.pool import Task, grade_tasks, interleave
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, submissions, submit_all
 
 pytestmark = pytest.mark.slow
@@ -27,13 +25,13 @@ STUDENTS = ["ana", "carla", "dmitri", "eve", "syntax", "exit_cell", "no_test",
             "renamed", "not_json", "cheat"]
 
 
-ENGINES = ["dask", "processes"]
+ENGINES = ["dask"]
 
 
 def _grade(engine: str, course: Course, tasks: list[Task], **kwargs):
     if engine == "dask":
-        return grade_tasks_dask(course, tasks, workers=2, time_limit=300, **kwargs)
-    return grade_tasks(course, tasks, 1 if engine == "sequential" else 2, **kwargs)
+        return grade_tasks(course, tasks, workers=2, time_limit=300, **kwargs)
+    return grade_tasks(course, tasks, 1, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +101,7 @@ def test_the_workers_graded_and_progress_was_reported_once_each(both):
 
 def test_interleave_spreads_assignments():
     tasks = [Task("a", s) for s in "xyz"] + [Task("b", s) for s in "xy"]
-    assert _interleave(tasks) == [Task("a", "x"), Task("b", "x"), Task("a", "y"), Task("b", "y"), Task("a", "z")]
+    assert interleave(tasks) == [Task("a", "x"), Task("b", "x"), Task("a", "y"), Task("b", "y"), Task("a", "z")]
 
 
 def test_regrading_keeps_the_graders_manual_scores(both):
@@ -134,7 +132,7 @@ def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monke
     def broken(job):
         raise RuntimeError("the worker cannot read the course folder")
 
-    monkeypatch.setattr(pool, "_dask_grade", broken)  # an in-process cluster runs the patched function
+    monkeypatch.setattr(pool, "grade_task", broken)  # an in-process cluster runs the patched function
     students = ["ana", "carla", "syntax"]
     course = Course.scratch(tmp_path / "course", SOURCE, config=SETTINGS)
     course.generate(ASSIGNMENT)
@@ -142,7 +140,7 @@ def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monke
     submit_all(course, {s: subs[s] for s in students})
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
             Client(cluster, set_as_default=False) as client:
-        results = grade_tasks_dask(course, [Task(ASSIGNMENT, s) for s in students], client=client)
+        results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in students], client=client)
     expected = {r.student: r.score for r in runs["sequential"]["results"] if r.student in students}
     assert {r.student: r.score for r in results} == expected
     assert all("regraded" in [p.kind for p in r.problems] for r in results)
