@@ -13,7 +13,8 @@ from nbclient import NotebookClient
 from autograder.course import ROOT
 
 COURSE = ROOT / "course"
-LESSONS = sorted(COURSE.glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted(COURSE.glob("[0-9][0-9]*_*.ipynb"))      # 00_index, the numbered lessons (02x: interim name)
+APPENDICES = sorted(COURSE.glob("A[0-9]*_*.ipynb"))       # reference notebooks, linked from lessons and index
 LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)(?:#[^)]*)?\)")
 
 
@@ -21,14 +22,18 @@ def _markdown(nb) -> str:
     return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
 
 
-def test_course_has_an_index_and_seven_lessons():
-    """course/ holds the index page and the seven lessons."""
+def test_course_has_an_index_eight_lessons_and_an_appendix():
+    """course/ holds the index page, the eight lessons and the wire-format appendix, and the index links them all."""
     assert (COURSE / "00_index.ipynb").exists(), "course/00_index.ipynb (the first page) is missing"
     numbered = [p for p in LESSONS if not p.name.startswith("00_")]
-    assert len(numbered) == 7, f"expected 7 lessons in course/, found {[p.name for p in numbered]}"
+    assert len(numbered) == 8, f"expected 8 lessons in course/, found {[p.name for p in numbered]}"
+    assert [p.name for p in APPENDICES] == ["A1_wire_formats.ipynb"], f"appendices: {[p.name for p in APPENDICES]}"
+    index_links = set(LINK.findall(_markdown(nbformat.read(COURSE / "00_index.ipynb", as_version=4))))
+    unlinked = [p.name for p in [*numbered, *APPENDICES] if p.name not in index_links]
+    assert not unlinked, f"the index's course map does not link {unlinked}"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [*LESSONS, *APPENDICES], ids=lambda p: p.stem)
 def test_links_resolve(path: Path):
     """Every relative notebook link in a lesson points to a file that exists."""
     nb = nbformat.read(path, as_version=4)
@@ -46,7 +51,7 @@ def test_lesson_has_objectives_and_key_points(path: Path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [*LESSONS, *APPENDICES], ids=lambda p: p.stem)
 def test_lesson_runs_offline(path: Path, monkeypatch):
     """The lesson executes top to bottom with no key and no network, without errors."""
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
@@ -75,14 +80,16 @@ def _code(nb) -> str:
 
 
 NUMBERED = [p for p in LESSONS if not p.name.startswith("00_")]
+READ = [*NUMBERED, *APPENDICES]   # every notebook a learner reads
 
 
 def test_one_error_contract_across_the_lessons():
-    """Lesson 02 builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
-    defined = {p.name for p in NUMBERED if re.search(r"^class ToolError\b", _code(nbformat.read(p, as_version=4)), re.M)}
-    assert defined == {"02_is_error_protocol.ipynb"}, (
-        f"only lesson 02 builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
-    for stem in ("02_is_error_protocol", "05_fallback_and_degradation", "06_safe_agent_loop",
+    """Lesson 02x builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
+    defined = {p.name for p in [*NUMBERED, *APPENDICES]
+               if re.search(r"^class ToolError\b", _code(nbformat.read(p, as_version=4)), re.M)}
+    assert defined == {"02x_errors_for_the_model.ipynb"}, (
+        f"only lesson 02x builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
+    for stem in ("02x_errors_for_the_model", "05_fallback_and_degradation", "06_safe_agent_loop",
                  "07_troubleshooting_and_measuring"):
         code = _code(nbformat.read(COURSE / f"{stem}.ipynb", as_version=4))
         assert "from toolfaults.contract import" in code, f"{stem} should reuse toolfaults.contract's ToolError"
@@ -98,7 +105,7 @@ def _dumps_calls(source: str):
             yield node, lines[node.lineno - 1]
 
 
-@pytest.mark.parametrize("path", NUMBERED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", READ, ids=lambda p: p.stem)
 def test_json_for_the_model_keeps_non_ascii_text(path: Path):
     """Every json.dumps in a lesson keeps non-ASCII text ("devolución", not "devoluci\\u00f3n").
 
@@ -117,7 +124,7 @@ def test_json_for_the_model_keeps_non_ascii_text(path: Path):
     assert not bad, f"{path.name}: json.dumps without ensure_ascii=False (the model would read \\u escapes): {bad}"
 
 
-@pytest.mark.parametrize("path", NUMBERED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", READ, ids=lambda p: p.stem)
 def test_lessons_speak_only_of_what_learners_saw(path: Path):
     """No lesson refers to the course's source material ('the seed ...'), which learners never see."""
     text = _markdown(nbformat.read(path, as_version=4)) + _code(nbformat.read(path, as_version=4))
