@@ -389,7 +389,8 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
         if test.passed and not other.passed:
             lowered.append(test.description)
             test.passed, test.points = False, 0.0
-            test.message = redact(other.message or "This test failed when re-run.", hidden)
+            message = other.message.removeprefix("AssertionError: ")  # as the kernel's messages read
+            test.message = redact(message or "This test failed when re-run.", hidden)
         elif other.passed and not test.passed:
             raised.append(test.description)
     result.score = sum(t.points for t in result.tests)

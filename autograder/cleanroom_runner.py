@@ -162,19 +162,19 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
         found = []
         restore_builtins(found)
         if sys.gettrace() is not None:
-            found.append("a trace function was set on the interpreter (sys.settrace)")
+            found.append("the interpreter's tracing was switched on")
             sys.settrace(None)
         if sys.getprofile() is not None:
-            found.append("a profile function was set on the interpreter (sys.setprofile)")
+            found.append("the interpreter's profiling was switched on")
             sys.setprofile(None)
         if getattr(threading, "_trace_hook", None) is not None or getattr(threading, "_profile_hook", None) is not None:
-            found.append("a trace or profile function was set for new threads")
+            found.append("tracing or profiling was switched on for new threads")
             threading.settrace(None)
             threading.setprofile(None)
         if monitoring is not None:
             for tool in range(6):
                 if tool not in tools_in_use and monitoring.get_tool(tool) is not None:
-                    found.append("an interpreter monitoring tool was registered (sys.monitoring)")
+                    found.append("the interpreter's monitoring was switched on")
                     monitoring.set_events(tool, 0)
                     for event in range(32):
                         try:
@@ -183,10 +183,10 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
                             pass
                     monitoring.free_tool_id(tool)
         if list(sys.meta_path) != meta_path or any(a is not b for a, b in zip(sys.meta_path, meta_path)):
-            found.append("the import system was changed (sys.meta_path)")
+            found.append("the import system was changed")
             sys.meta_path[:] = meta_path
         if any(a is not b for a, b in zip(sys.path_hooks, path_hooks)) or len(sys.path_hooks) != len(path_hooks):
-            found.append("the import system was changed (sys.path_hooks)")
+            found.append("the import system was changed")
             sys.path_hooks[:] = path_hooks
         for name, hook in hooks.items():
             if getattr(sys, name) is not hook:
@@ -313,7 +313,7 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
         if cell["kind"] == "test":
             before = check()
             if namespace.get("__builtins__") is not builtins:
-                before.append("the namespace's __builtins__ was replaced")
+                before.append("the notebook's built-in functions were replaced")
                 namespace["__builtins__"] = builtins
             try:
                 code = compile(cell["source"], f"<test {cell['id']}>", "exec", flags)

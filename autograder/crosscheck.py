@@ -39,6 +39,20 @@ def enabled(config: Any) -> bool:
 
 
 def verify(course: Any, result: Any) -> None:
+    """Cross-check one graded submission, unless the course switched the checks off.
+
+    Args:
+        course: the :class:`autograder.engine.Course` that graded it.
+        result: its :class:`autograder.engine.SubmissionResult` (changed in place).
+
+    Returns:
+        None (see :func:`check`).
+    """
+    if enabled(course.config):
+        check(course, result)
+
+
+def check(course: Any, result: Any) -> None:
     """Cross-check one graded submission (changes ``result`` in place; never raises).
 
     Args:
@@ -48,8 +62,6 @@ def verify(course: Any, result: Any) -> None:
     Returns:
         None. The result's scores can only go down; problems are added.
     """
-    if not enabled(course.config):
-        return
     from .engine import hidden_code
 
     try:

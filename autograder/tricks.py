@@ -22,10 +22,13 @@ attention". ``tests/tricks/test_tricks.py`` proves it for every file.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .course import AUTOGRADER
+from .engine import ATTENTION
 
 TRICKS = AUTOGRADER / "catalogue" / "tricks"
 BEGIN, END = "# >>> trick", "# <<< trick"
@@ -93,3 +96,84 @@ def load_tricks(folder: Path = TRICKS) -> list[Trick]:
         The tricks, sorted by file name.
     """
     return [Trick.load(p) for p in sorted(folder.glob("*.py"))]
+
+
+@dataclass
+class Outcome:
+    """What one trick scored, with and without the cross-checks, against its honest answer."""
+
+    trick: Trick
+    kernel: Any  # SubmissionResult: graded in the kernel alone (the cross-checks off)
+    checked: Any  # SubmissionResult: the same grading, then cross-checked (what `make grade` reports)
+    honest: Any  # SubmissionResult: the answer without the trick, cross-checked
+
+    @property
+    def flagged(self) -> bool:
+        return self.checked.status == ATTENTION
+
+    @property
+    def contained(self) -> bool:
+        """No more than the honest answer, or "needs attention"."""
+        return self.checked.score <= self.honest.score or self.flagged
+
+
+def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = None) -> list[Outcome]:
+    """Grade every trick and its honest answer in a scratch course, then cross-check them.
+
+    Args:
+        root: an empty folder for the scratch course.
+        tricks: the tricks (default: the whole catalogue).
+        workers: grading processes (default: one per core).
+
+    Returns:
+        One :class:`Outcome` per trick, in order.
+    """
+    import copy
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .crosscheck import SECTION, check
+    from .engine import Course
+    from .fairness import solved
+    from .pool import Task, grade_tasks
+
+    tricks = load_tricks() if tricks is None else tricks
+    course = Course.scratch(root, config={SECTION: {"enabled": False}})
+    for assignment in sorted({t.assignment for t in tricks}):
+        course.generate(assignment)
+    honest_names: dict[tuple[str, str], str] = {}
+    tasks = []
+    for trick in tricks:
+        course.submit(trick.name, trick.assignment, solved(course, trick.assignment, **{trick.cell: trick.code}))
+        tasks.append(Task(trick.assignment, trick.name))
+        key = (trick.assignment, trick.baseline)
+        if key not in honest_names:
+            honest_names[key] = f"honest-{len(honest_names) + 1}"
+            course.submit(honest_names[key], trick.assignment,
+                          solved(course, trick.assignment, **{trick.cell: trick.baseline}))
+            tasks.append(Task(trick.assignment, honest_names[key]))
+    kernel = {r.student: r for r in grade_tasks(course, tasks, workers)}
+    checked = {name: copy.deepcopy(r) for name, r in kernel.items()}
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        list(pool.map(lambda r: check(course, r), checked.values()))
+    return [Outcome(t, kernel[t.name], checked[t.name], checked[honest_names[(t.assignment, t.baseline)]])
+            for t in tricks]
+
+
+def main() -> int:
+    """Print the catalogue's table: kernel alone, cross-checked, honest; contained or not."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tricks-") as tmp:
+        outcomes = prove(Path(tmp))
+    bad = 0
+    for o in outcomes:
+        mark = "ok  " if o.contained else "FAIL"
+        bad += not o.contained
+        print(f"{mark} {o.trick.name:28} kernel {o.kernel.score:4g}  checked {o.checked.score:4g}  "
+              f"honest {o.honest.score:4g}/{o.honest.max_score:g}  {'needs attention' if o.flagged else ''}")
+    print(f"{bad} trick(s) not contained")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

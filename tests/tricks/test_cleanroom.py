@@ -46,7 +46,8 @@ def test_a_trace_function_and_a_profile_are_switched_off_before_the_tests(tmp_pa
     trick = HONEST + "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)\n"
     done = run(trick, tmp_path=tmp_path)
     assert done.tests["test_0"].passed
-    assert any("sys.settrace" in c for c in done.changed) and any("sys.setprofile" in c for c in done.changed)
+    assert "the interpreter's tracing was switched on" in done.changed
+    assert "the interpreter's profiling was switched on" in done.changed
 
 
 def test_a_change_made_while_a_test_runs_fails_that_test(tmp_path):

@@ -1,0 +1,91 @@
+"""Every catalogued trick is contained; honest answers, with or without a harmless oddity, keep their score.
+
+The catalogue (``autograder/catalogue/tricks/``) is graded once, as a class: each trick
+and the same answer without it, in a scratch course, by the engine's grading loop with
+the cross-checks off (what the kernel alone gives), then cross-checked
+(:func:`autograder.crosscheck.check`, what `make grade` reports). Each test checks one
+trick's outcome.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from autograder import feedback
+from autograder.cleanroom import CHANGED, DIFFERS, UNFINISHED
+from autograder.scan import SUSPICIOUS
+from autograder.tricks import Outcome, load_tricks, prove
+
+TRICKS = load_tricks()
+NAMES = [t.name for t in TRICKS]
+OURS = (CHANGED, DIFFERS, UNFINISHED, SUSPICIOUS)
+# Words that would tell a learner how a trick works; the feedback must not use them.
+TEACHING = ("transformer", "get_ipython", "settrace", "setprofile", "set_custom_exc", "run_cell", "_getframe",
+            "f_trace", "events.register", "__builtins__", "builtins.")
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory) -> dict[str, Outcome]:
+    return {o.trick.name: o for o in prove(tmp_path_factory.mktemp("tricks"), TRICKS, workers=2)}
+
+
+def test_the_catalogue_covers_every_kind_of_trick():
+    """At least 12 tricks, covering each way of changing how later cells run."""
+    assert len(TRICKS) >= 12
+    required = {"input_transformer", "ast_transformer", "run_cell", "post_run_cell_event", "pre_run_cell_event",
+                "custom_exc", "settrace", "setprofile", "builtins_exec", "builtins_isinstance",
+                "builtins_assertionerror", "toolfaults_helper", "mock_patch"}
+    assert required <= set(NAMES), sorted(required - set(NAMES))
+    assert any(t.wraps.startswith("right_") for t in TRICKS), "no correct answer wrapped in a harmless trick"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_trick_is_contained(outcomes, name):
+    """It scores no more than the same answer without the trick, and is marked "needs attention"."""
+    o = outcomes[name]
+    assert o.contained and o.flagged, (
+        f"{name}: kernel {o.kernel.score}, cross-checked {o.checked.score}, honest {o.honest.score}; "
+        f"{[(p.kind, p.text) for p in o.checked.problems]}")
+    if not o.trick.wraps.startswith("right_"):
+        assert o.checked.score <= o.honest.score, f"{name}: {o.checked.score} > honest {o.honest.score}"
+
+
+@pytest.mark.slow
+def test_the_catalogue_holds_tricks_that_work_in_the_kernel(outcomes):
+    """Without the cross-checks, the tricks that fool nbgrader do score more than their honest answer."""
+    fooled = sorted(n for n, o in outcomes.items() if o.kernel.score > o.honest.score)
+    assert {"input_transformer", "ast_transformer", "run_cell", "post_run_cell_event", "settrace",
+            "builtins_exec"} <= set(fooled), fooled
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("right_")])
+def test_a_correct_answer_with_a_harmless_trick_keeps_full_marks(outcomes, name):
+    o = outcomes[name]
+    assert o.checked.score == o.checked.max_score == o.honest.score, [(t.grade_id, t.message) for t in o.checked.failed]
+
+
+@pytest.mark.slow
+def test_the_honest_answers_are_not_flagged(outcomes):
+    """The answers without their tricks (the fake and the correct one) get no cross-check problem."""
+    for o in outcomes.values():
+        ours = [(p.kind, p.text) for p in o.honest.problems if p.kind in OURS]
+        assert not ours and o.honest.status == "graded", f"{o.trick.name}'s honest answer: {ours}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_feedback_says_what_was_found_without_teaching_the_trick(outcomes, name):
+    o = outcomes[name]
+    ours = [p for p in o.checked.problems if p.kind in OURS]
+    assert any(p.attention for p in ours)
+    page = html.unescape(feedback.render_html(o.checked))
+    assert "Your instructor will look at this submission." in page
+    for p in ours:
+        assert p.text[1:] in page
+    said = " ".join([p.text for p in o.checked.problems] + [t.message for t in o.checked.tests])
+    taught = [w for w in TEACHING if w in said]
+    assert not taught, f"{name}: the feedback names {taught}"
