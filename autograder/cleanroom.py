@@ -366,7 +366,7 @@ def _plain(items: list[str], limit: int = 4) -> str:
     return shown + (f" (and {len(items) - limit} more)" if len(items) > limit else "")
 
 
-def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()) -> None:
+def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """Fold the clean runs into a graded result: each test keeps the lower of its two scores.
 
     Args:
@@ -375,19 +375,22 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
         hidden: lines of hidden tests, removed from any message shown.
 
     Returns:
-        None. Adds "needs attention" problems: tests that passed only in the kernel, what
-        the clean room had to put back, a clean run that did not finish.
+        ``[(notebook, grade_id)]`` of the tests whose score went down (for the gradebook).
+        Adds "needs attention" problems: tests that passed only in the kernel, what the
+        clean room had to put back, a clean run that did not finish.
     """
-    from .engine import redact
+    from .testcells import redact
 
     clean = {gid: t for r in runs.values() for gid, t in r.tests.items()}
-    lowered, raised = [], []
+    notebook_of = {gid: name for name, r in runs.items() for gid in r.tests}
+    lowered, raised, cells = [], [], []
     for test in result.tests:
         other = clean.get(test.grade_id)
         if other is None:
             continue
         if test.passed and not other.passed:
             lowered.append(test.description)
+            cells.append((notebook_of[test.grade_id], test.grade_id))
             test.passed, test.points = False, 0.0
             message = other.message.removeprefix("AssertionError: ")  # as the kernel's messages read
             test.message = redact(message or "This test failed when re-run.", hidden)
@@ -410,6 +413,7 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
     if unfinished:
         result.add(UNFINISHED, f"the tests could not all be re-run in a clean Python process ({unfinished[0]}); "
                                "the kernel's results were kept for the others", True)
+    return cells
 
 
 if __name__ == "__main__":  # the cost of one clean run of the course's own solution

@@ -62,11 +62,13 @@ def check(course: Any, result: Any) -> None:
     Returns:
         None. The result's scores can only go down; problems are added.
     """
-    from .engine import hidden_code
+    from .testcells import hidden_code
 
     try:
         runs = cleanroom.rerun(course, result.assignment, result.student)
-        cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
+        lowered = cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
+        if lowered:
+            record(course, result.assignment, result.student, lowered)
         flags = []
         for name in course.notebook_names(result.assignment):
             nb = course.autograded_notebook(result.assignment, result.student, name)
@@ -77,3 +79,23 @@ def check(course: Any, result: Any) -> None:
         log.exception("cross-check of %s/%s failed", result.student, result.assignment)
         result.add(cleanroom.UNFINISHED, f"the grader could not re-check this submission ({type(err).__name__}); "
                                          "the kernel's results were kept", True)
+
+
+def record(course: Any, assignment: str, student: str, cells: list[tuple[str, str]]) -> None:
+    """Write the scores the clean room lowered into the course's gradebook (grades.csv is read from it).
+
+    Args:
+        course: the course whose gradebook holds the submission.
+        assignment: the assignment's name.
+        student: the student's id.
+        cells: ``[(notebook, grade_id)]`` of the tests that now score 0.
+
+    Returns:
+        None.
+    """
+    from nbgrader.api import Gradebook
+
+    with Gradebook(course.db_url, course.course_id) as gb:
+        for notebook, grade_id in cells:
+            gb.find_grade(grade_id, notebook, assignment, student).auto_score = 0
+        gb.db.commit()

@@ -37,6 +37,7 @@ from typing import Any
 
 import nbformat
 
+from . import crosscheck
 from . import gradebook as gbook
 from .course import ROOT, SOLUTIONS, api, load_config
 from .diagnosis import diagnose
@@ -238,6 +239,7 @@ class Course:
         if failure:
             result.add("nbgrader_error", f"nbgrader could not grade this submission: {failure}", True)
         diagnose(self, result)
+        crosscheck.verify(self, result)  # tricks: the tests again in a clean room, the code scanned
         result.seconds = round(time.monotonic() - start, 3)
         result.worker = os.getpid()
         return result

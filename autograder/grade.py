@@ -104,12 +104,13 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
 
 
 def task_time_limit(course: Course) -> float:
-    """A task's hard limit (seconds): its notebook's time limit plus a minute for kernel start and bookkeeping."""
+    """A task's hard limit (seconds): its notebook's time limit twice (the kernel, then the clean room of
+    :mod:`autograder.cleanroom`) plus a minute for kernel start and bookkeeping."""
     from .preprocessors import GuardedExecute
 
     configured = course.config.GuardedExecute
     limit = configured.notebook_timeout if "notebook_timeout" in configured else GuardedExecute.notebook_timeout.default_value
-    return float(limit) + 60
+    return 2 * float(limit) + 60
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,

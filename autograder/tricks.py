@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .course import AUTOGRADER
-from .engine import ATTENTION
+from .results import ATTENTION
 
 TRICKS = AUTOGRADER / "catalogue" / "tricks"
 BEGIN, END = "# >>> trick", "# <<< trick"

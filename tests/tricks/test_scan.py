@@ -7,7 +7,7 @@ import pytest
 
 from autograder.tricks import load_tricks
 from autograder.course import SOLUTIONS
-from autograder.engine import SubmissionResult
+from autograder.results import SubmissionResult
 from autograder.fairness import CATALOGUE, answer_cells
 from autograder.scan import SUSPICIOUS, report, scan_notebook, scan_source
 

@@ -89,3 +89,21 @@ def test_feedback_says_what_was_found_without_teaching_the_trick(outcomes, name)
     said = " ".join([p.text for p in o.checked.problems] + [t.message for t in o.checked.tests])
     taught = [w for w in TEACHING if w in said]
     assert not taught, f"{name}: the feedback names {taught}"
+
+
+@pytest.mark.slow
+def test_the_engine_cross_checks_every_submission(tmp_path):
+    """`make grade`'s path: Course.autograde runs the checks itself, and the gradebook holds the lowered score."""
+    from autograder import gradebook
+    from autograder.engine import Course
+    from autograder.fairness import solved
+
+    trick = next(t for t in TRICKS if t.name == "input_transformer")
+    course = Course.scratch(tmp_path)
+    course.generate(trick.assignment)
+    course.submit("mallory", trick.assignment, solved(course, trick.assignment, **{trick.cell: trick.code}))
+    result = course.autograde(trick.assignment, "mallory")
+    assert result.score == 0 and result.status == "needs attention", [(t.grade_id, t.passed) for t in result.tests]
+    assert {CHANGED, DIFFERS, SUSPICIOUS} & set(result.kinds())
+    row = gradebook.scores(course.db_url, course.course_id, ["mallory"])[0]
+    assert row["score"] == 0, row
