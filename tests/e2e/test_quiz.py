@@ -1,9 +1,10 @@
 """A lesson's self-check in the browser: answer a question wrong, then right; each time the
 feedback says why, and the score follows.
 
-The quiz cell is the one a lesson ends with (`quiz(QUESTIONS)` from toolfaults.quiz). It runs
-on the fixture notebook by default; QUIZ_NOTEBOOK points it at a lesson, e.g.
-QUIZ_NOTEBOOK=course/01_five_error_types.ipynb (the first question's right and wrong options
+The quiz cell is the one a lesson ends with (`quiz(QUESTIONS)` from toolfaults.quiz, which
+imports what it needs). The test opens a real lesson, course/01_five_error_types.ipynb, and
+runs that cell as a learner does (Ctrl+Enter); QUIZ_NOTEBOOK points it at another lesson or
+at the fixture, tests/e2e/fixtures/quiz.ipynb (the first question's right and wrong options
 are read from the notebook's own QUESTIONS, so the test needs no change per lesson).
 """
 
@@ -20,30 +21,30 @@ from labdriver import Notebook
 
 pytestmark = pytest.mark.e2e
 
-NOTEBOOK = os.environ.get("QUIZ_NOTEBOOK", "tests/e2e/fixtures/quiz.ipynb")
+NOTEBOOK = os.environ.get("QUIZ_NOTEBOOK", "course/01_five_error_types.ipynb")
 
 
 def first_question(checkout: Path, notebook: str):
-    """The first question of the notebook's quiz cell, and how many there are (no kernel needed)."""
+    """The quiz cell's index, its first question, and how many there are (no kernel needed)."""
     import nbformat
 
     from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
     nb = nbformat.read(checkout / notebook, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and is_quiz_cell(c.source)]
+    cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and is_quiz_cell(c.source)]
     assert len(cells) == 1, f"{notebook}: expected one cell that ends with quiz(QUESTIONS), found {len(cells)}"
-    questions = questions_from_cell(cells[0])
-    return questions[0], len(questions)
+    questions = questions_from_cell(nb.cells[cells[0]].source)
+    return cells[0], questions[0], len(questions)
 
 
 def test_quiz_answers_wrong_then_right_with_feedback(lab):
-    question, count = first_question(lab.server.checkout, NOTEBOOK)
+    index, question, count = first_question(lab.server.checkout, NOTEBOOK)
     right = question.answer_index
     wrong = next(k for k, o in enumerate(question.options) if not o.correct)
 
     lab.goto(NOTEBOOK)
     nb = Notebook(lab.page, Path(NOTEBOOK).name).wait_open()
-    nb.run_all(timeout=90)
+    nb.run_cell(index, timeout=90)     # the self-check alone: a lesson's failure demos stay unrun
     quiz = nb.panel.locator(".tf-quiz")
     expect(quiz).to_have_count(1)
     quiz.evaluate("e => e.scrollIntoView({block: 'start'})")  # what is off screen is not rendered

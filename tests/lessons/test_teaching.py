@@ -1,0 +1,125 @@
+"""How every lesson teaches (issue 14): short prose, predict-then-run before each failure it
+shows, a self-check at the end, and at least one diagram.
+
+These checks read the notebooks; they need no kernel. The self-check's rendering and feedback
+under nbclient are in test_quizzes.py, the diagrams' rendering in the browser in
+tests/e2e/test_lesson_features.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import ROOT
+from toolfaults.quiz import is_quiz_cell, questions_from_cell
+
+COURSE = ROOT / "course"
+#: The numbered lessons (the index page is not one; 02x is an interim name until the renumbering).
+LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]*_*.ipynb") if not p.name.startswith("00_"))
+
+MAX_WORDS = 2_200
+WORD = re.compile(r"\b\w[\w'’-]*\b")
+#: A failure shown on purpose: an exception (raises-exception) or a failure without one (failure-demo).
+DEMO_TAGS = {"raises-exception", "failure-demo"}
+PREDICT = re.compile(r"^\*\*Predict:\*\*", re.M)
+MERMAID = re.compile(r"^```mermaid\s*$", re.M)
+
+
+def read(path: Path):
+    return nbformat.read(path, as_version=4)
+
+
+def prose_words(nb) -> int:
+    """Words of all markdown cells (code fences inside markdown included)."""
+    return sum(len(WORD.findall(c.source)) for c in nb.cells if c.cell_type == "markdown")
+
+
+def failure_demos(nb) -> list[int]:
+    return [i for i, c in enumerate(nb.cells)
+            if c.cell_type == "code" and DEMO_TAGS & set(c.metadata.get("tags", []))]
+
+
+def nearest_markdown(nb, i: int, step: int):
+    """The nearest markdown cell before (step=-1) or after (step=1) cell i, or None."""
+    j = i + step
+    while 0 <= j < len(nb.cells):
+        if nb.cells[j].cell_type == "markdown":
+            return nb.cells[j]
+        j += step
+    return None
+
+
+def test_there_are_eight_lessons():
+    """The checks below run on every numbered lesson: make sure they find them all."""
+    assert len(LESSONS) == 8, f"expected 8 numbered lessons, found {[p.name for p in LESSONS]}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_prose_fits_the_budget(path: Path):
+    words = prose_words(read(path))
+    assert words <= MAX_WORDS, (
+        f"{path.name}: {words} words of markdown; a lesson has at most {MAX_WORDS}. "
+        "Cut words, not facts: shorter sentences, a table or a diagram instead of a paragraph.")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_every_failure_demo_is_predicted_then_explained(path: Path):
+    """Before each failure shown on purpose, a **Predict:** prompt; after it, 'What happened'."""
+    nb = read(path)
+    demos = failure_demos(nb)
+    assert demos, f"{path.name} shows no failure (no cell tagged raises-exception or failure-demo)"
+    unpredicted, unexplained = [], []
+    for i in demos:
+        before, after = nearest_markdown(nb, i, -1), nearest_markdown(nb, i, 1)
+        if before is None or not PREDICT.search(before.source):
+            unpredicted.append(i)
+        if after is None or "what happened" not in after.source.lower():
+            unexplained.append(i)
+    assert not unpredicted, (
+        f"{path.name}: failure demos (cells {unpredicted}) without a '**Predict:**' line in the markdown cell "
+        "right above: ask the learner what will happen before the cell shows it")
+    assert not unexplained, (
+        f"{path.name}: failure demos (cells {unexplained}) whose next markdown cell does not say "
+        "'What happened': answer the prediction right after the run")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_ends_with_a_self_check(path: Path):
+    """One quiz cell, tagged self-check, the last code cell of the lesson, with 3-5 valid questions."""
+    nb = read(path)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    quizzes = [c for c in code if is_quiz_cell(c.source)]
+    assert len(quizzes) == 1, f"{path.name}: {len(quizzes)} quiz cells (quiz(QUESTIONS)); a lesson has exactly one"
+    (cell,) = quizzes
+    assert "self-check" in cell.metadata.get("tags", []), f"{path.name}: the quiz cell is not tagged self-check"
+    assert cell is code[-1], f"{path.name}: the self-check must be the last code cell, before the key points"
+    questions = questions_from_cell(cell.source)   # raises ValueError on a malformed question
+    assert 3 <= len(questions) <= 5, f"{path.name}: {len(questions)} questions; a self-check has 3 to 5"
+    heading = nearest_markdown(nb, nb.cells.index(cell), -1)
+    assert heading is not None and "self-check" in heading.source.lower(), (
+        f"{path.name}: the quiz cell needs a '## Self-check' markdown cell above it")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_has_a_diagram(path: Path):
+    nb = read(path)
+    diagrams = [c for c in nb.cells if c.cell_type == "markdown" and MERMAID.search(c.source)]
+    assert diagrams, f"{path.name}: no ```mermaid diagram in any markdown cell"
+
+
+def test_the_checks_catch_a_lesson_that_breaks_them():
+    """The helpers above flag a failure demo with no prompt and no answer, and count words as specified."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    demo = new_code_cell("1 / 0")
+    demo.metadata["tags"] = ["raises-exception"]
+    nb = new_notebook(cells=[new_markdown_cell("Run this: it's the naive loop."), demo,
+                             new_markdown_cell("Next section.")])
+    assert failure_demos(nb) == [1]
+    assert not PREDICT.search(nearest_markdown(nb, 1, -1).source)
+    assert "what happened" not in nearest_markdown(nb, 1, 1).source.lower()
+    assert prose_words(nb) == 8   # "it's" is one word; code cells do not count
