@@ -305,6 +305,11 @@ def _talk(proc: subprocess.Popen, payload: bytes, deadline_s: float) -> tuple[by
                     break
         return b"".join(chunks), reason
     finally:
+        if not reason:  # the runner said all it had to say: let it (and the sandbox) exit on its own
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
         if proc.poll() is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -416,16 +421,22 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
     return cells
 
 
-if __name__ == "__main__":  # the cost of one clean run of the course's own solution
+if __name__ == "__main__":  # the cost of one clean run of each assignment's own solution
+    import resource
     import tempfile
 
     from .course import SOLUTIONS, assignments
 
     for name in assignments():
-        nb_path = next((SOLUTIONS / name).glob("*.ipynb"))
-        nb = nbformat.read(nb_path, as_version=4)
+        nb = nbformat.read(next((SOLUTIONS / name).glob("*.ipynb")), as_version=4)
         with tempfile.TemporaryDirectory(prefix="cleanroom-") as tmp:
-            done = run(plan(nb, nb), Path(tmp))
+            done = run(plan(nb, nb), Path(tmp))  # sandboxed, as make grade runs it
+            # CPU time is only seen without the sandbox (bwrap's processes are not accounted to us)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            run(plan(nb, nb), Path(tmp), Settings(sandboxed=False))
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         passed = sum(t.passed for t in done.tests.values())
-        print(f"{name}: {done.seconds:.2f} s, {passed}/{len(done.tests)} tests passed, "
-              f"complete={done.complete} {done.reason} {done.changed}")
+        print(f"{name}: {done.seconds:.2f} s wall in the sandbox, {cpu:.2f} s CPU, {passed}/{len(done.tests)} "
+              f"tests passed{'' if done.complete else ', unfinished: ' + done.reason}"
+              f"{' ' + str(done.changed) if done.changed else ''}")
