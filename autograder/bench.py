@@ -13,7 +13,7 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
               to the floor: a kernel that runs only the setup imports.
 ``sandbox``   kernel start-up plain vs inside the grading sandbox (bubblewrap): the
               overhead per graded notebook.
-``simulator`` lesson 4's thundering-herd simulator: 1,000 clients under every backoff
+``simulator`` lesson 5's thundering-herd simulator: 1,000 clients under every backoff
               strategy, best of ``--repeat`` + 2 (the widget redraws it on every
               slider move; the tests check what it computes, not how fast).
 ``grading``   a class of at least 24 submissions from the sample class, graded one at
@@ -225,7 +225,7 @@ def bench_sandbox(args: argparse.Namespace) -> dict[str, Any]:
 
 # -- backoff simulator ------------------------------------------------------------------------
 def bench_simulator(args: argparse.Namespace) -> dict[str, Any]:
-    """Seconds to simulate 1,000 clients under every strategy (lesson 4's widget), best of several runs."""
+    """Seconds to simulate 1,000 clients under every strategy (lesson 5's widget), best of several runs."""
     from toolfaults.backoff import compare
 
     compare(50)  # imports and numpy's first calls out of the timing
@@ -360,8 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--submitted", default=str(SUBMITTED), help="the class to grade")
     parser.add_argument("--unsandboxed", action="store_true", help="grade without the sandbox")
     parser.add_argument("--student", default="ana", help="the submission the notebook section grades (ana)")
-    parser.add_argument("--assignment", default="04_retry_with_backoff",
-                        help="its assignment (04_retry_with_backoff)")
+    parser.add_argument("--assignment", default="05_retry_with_backoff",
+                        help="its assignment (05_retry_with_backoff)")
     args = parser.parse_args(argv)
     chosen = args.sections or list(SECTIONS)
     out: dict[str, Any] = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "cores": os.cpu_count(),

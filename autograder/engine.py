@@ -5,9 +5,9 @@ copy for tests), generates an assignment once, and autogrades submissions one by
 one in this process (no per-student ``nbgrader`` command and its ~2 s of imports)::
 
     >>> course = Course.scratch(tmp_path)                       # doctest: +SKIP
-    >>> course.generate("04_retry_with_backoff")                # doctest: +SKIP
-    >>> course.submit("ana", "04_retry_with_backoff", notebook) # doctest: +SKIP
-    >>> course.autograde("04_retry_with_backoff", "ana").score  # doctest: +SKIP
+    >>> course.generate("05_retry_with_backoff")                # doctest: +SKIP
+    >>> course.submit("ana", "05_retry_with_backoff", notebook) # doctest: +SKIP
+    >>> course.autograde("05_retry_with_backoff", "ana").score  # doctest: +SKIP
 
 :meth:`Course.autograde` is the path of one submission, each step in its own module:
 

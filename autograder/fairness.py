@@ -1,7 +1,7 @@
 """Prove the grader fair: grade the catalogue of wrong and right implementations.
 
     python -m autograder.fairness                      # every assignment
-    python -m autograder.fairness 04_retry_with_backoff  # one
+    python -m autograder.fairness 05_retry_with_backoff  # one
 
 The catalogue lives in ``autograder/catalogue/<assignment>/``, one file per
 implementation of one answer cell::

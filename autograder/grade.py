@@ -2,7 +2,7 @@
 
     python -m autograder.grade                   # every submission, on a Dask LocalCluster, one worker per core
     python -m autograder.grade --workers 1       # one at a time, in this process
-    python -m autograder.grade --assignment 04_retry_with_backoff --student ana
+    python -m autograder.grade --assignment 05_retry_with_backoff --student ana
     python -m autograder.grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
 
 Reads ``autograder/submitted/<student>/<assignment>/<notebook>.ipynb`` (never

@@ -44,8 +44,8 @@ from .fairness import CATALOGUE, Variant, answer_cells, catalogue
 
 SUBMITTED = AUTOGRADER / "submitted"
 
-A03, A04, A05, A06 = ("03_validate_then_execute", "04_retry_with_backoff", "05_fallback_and_degradation",
-                      "06_safe_agent_loop")
+A03, A04, A05, A06 = ("04_validate_then_execute", "05_retry_with_backoff", "06_fallback_and_degradation",
+                      "07_safe_agent_loop")
 
 # student -> assignment -> recipe ("solution", "stub", "right:<name>", "wrong:<name>", or a breakage)
 CLASS: dict[str, dict[str, str]] = {

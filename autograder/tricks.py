@@ -4,7 +4,7 @@
 which assignment and answer cell it targets, what kind of trick it is and which honest
 answer it wraps; the trick itself sits between ``# >>> trick`` and ``# <<< trick``::
 
-    # assignment: 04_retry_with_backoff
+    # assignment: 05_retry_with_backoff
     # cell: resilient_invoke_answer
     # category: kernel
     # trick: an IPython input transformer replaces every cell that asserts by `pass`

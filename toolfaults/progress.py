@@ -8,8 +8,8 @@ Your notebooks are only read: nothing is saved, no output is added, no file
 appears next to them. The result is one row per part of each exercise::
 
     exercise                     part                     visible tests  status
-    03_validate_then_execute     Part A: convert_temperature       3/8   in progress
-    03_validate_then_execute     Part B: lookup_country            0/3   not started
+    04_validate_then_execute     Part A: convert_temperature       3/8   in progress
+    04_validate_then_execute     Part B: lookup_country            0/3   not started
 
 A part is **not started** while its answer cell still holds the stub's
 ``raise NotImplementedError()`` and no visible test passes, **done** when every visible
@@ -85,7 +85,7 @@ class PartProgress:
     """One part of one exercise: its visible tests and where the learner stands.
 
     Attributes:
-        exercise: the exercise's stem, e.g. ``"04_retry_with_backoff"``.
+        exercise: the exercise's stem, e.g. ``"05_retry_with_backoff"``.
         part: the part's name, e.g. ``"Part A: resilient_invoke"``.
         tests: every visible test of the part, in notebook order.
         stub: every answer cell of the part still holds the stub's ``raise NotImplementedError``.

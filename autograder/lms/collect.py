@@ -274,7 +274,7 @@ def load_manifest(assignment: str, collected: Path = COLLECTED) -> dict[str, Any
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.lms.collect", description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", help="the assignment's id, e.g. 04_retry_with_backoff")
+    parser.add_argument("assignment", help="the assignment's id, e.g. 05_retry_with_backoff")
     parser.add_argument("download", type=Path, help="the zip downloaded from Canvas or Moodle")
     parser.add_argument("--roster", type=Path, default=None, help="roster CSV: student_id,lms_id,name,email")
     parser.add_argument("--submitted", type=Path, default=SUBMITTED, help="where submissions go (default: %(default)s)")

@@ -72,8 +72,8 @@ def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_grad
     from autograder.cluster import local_cluster
     from autograder.sandbox import sandbox_available
 
-    picked = [("ana", "03_validate_then_execute"), ("dara", "03_validate_then_execute"),
-              ("emil", "03_validate_then_execute"), ("chen", "04_retry_with_backoff")]
+    picked = [("ana", "04_validate_then_execute"), ("dara", "04_validate_then_execute"),
+              ("emil", "04_validate_then_execute"), ("chen", "05_retry_with_backoff")]
     cmd = [sys.executable, "-m", "autograder.grade", "--out", str(tmp_path / "out"), "--db",
            pg.create_database("scheduler"), *sample_class_graded["limits"]]
     for student, assignment in picked:

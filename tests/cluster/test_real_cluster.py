@@ -46,7 +46,7 @@ GUIDE = ROOT / "docs" / "instructors.md"
 VENV_BIN = ROOT / ".venv" / "bin"
 # 2 students x 2 assignments of the sample class: full, partial and zero scores, no time limits involved.
 STUDENTS = ["ana", "dara"]
-ASSIGNMENTS = ["03_validate_then_execute", "05_fallback_and_degradation"]
+ASSIGNMENTS = ["04_validate_then_execute", "06_fallback_and_degradation"]
 
 
 def guide_commands() -> dict[str, list[str]]:

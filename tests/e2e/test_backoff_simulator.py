@@ -1,4 +1,4 @@
-"""Lesson 04 in the browser: Run All, the backoff simulator renders, its sliders drive the figure."""
+"""Lesson 05 in the browser: Run All, the backoff simulator renders, its sliders drive the figure."""
 
 import re
 
@@ -10,7 +10,7 @@ from labdriver import Notebook
 
 pytestmark = pytest.mark.e2e
 
-LESSON = "course/04_retry_with_backoff.ipynb"
+LESSON = "course/05_retry_with_backoff.ipynb"
 
 
 def notebook_errors(path) -> list[str]:
@@ -24,7 +24,7 @@ def notebook_errors(path) -> list[str]:
 
 def test_backoff_simulator_runs_and_sliders_drive_the_figure(lab):
     lab.goto(LESSON)
-    nb = Notebook(lab.page, "04_retry_with_backoff.ipynb").wait_open()
+    nb = Notebook(lab.page, "05_retry_with_backoff.ipynb").wait_open()
     lab.shot("opened")
     nb.run_all(timeout=90)
     lab.shot("ran-all")

@@ -1,4 +1,4 @@
-"""Exercise 04 in the browser, as a learner works on it.
+"""Exercise 05 in the browser, as a learner works on it.
 
 Run All on the stub: every visible test fails with its own message; nbgrader's
 Validate says the notebook fails. Type a correct answer into the answer cell through
@@ -17,7 +17,7 @@ from labdriver import Notebook
 
 pytestmark = pytest.mark.e2e
 
-ASSIGNMENT = "04_retry_with_backoff"
+ASSIGNMENT = "05_retry_with_backoff"
 FUNCTION = "resilient_invoke"
 NOTEBOOK = f"exercises/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 ANSWER_ID = f"{FUNCTION}_answer"

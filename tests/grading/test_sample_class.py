@@ -85,7 +85,7 @@ def test_grades_csv(graded):
     assert set(table) == {(s, a) for s in students for a in assignments()}
     for key, r in graded["results"].items():
         assert float(table[key]["score"]) == r["score"] and table[key]["status"] == r["status"], key
-    assert table[("ivan", "03_validate_then_execute")]["status"] == "not submitted"
+    assert table[("ivan", "04_validate_then_execute")]["status"] == "not submitted"
 
 
 def _hidden_code() -> dict[str, list[str]]:
@@ -126,7 +126,7 @@ def test_feedback_never_shows_hidden_tests(graded):
 
 def test_failing_tests_explain_themselves(graded):
     """A partial-credit student's failing test carries the test's own message."""
-    r = graded["results"][("chen", "04_retry_with_backoff")]
+    r = graded["results"][("chen", "05_retry_with_backoff")]
     failed = [t for t in r["tests"] if not t["passed"]]
     assert failed and all(t["message"] for t in failed)
     assert any("FileNotFoundError" in t["message"] or "OSError" in t["message"] for t in failed), failed
@@ -150,7 +150,7 @@ def test_class_report(graded):
 def test_a_partial_regrade_updates_the_class_without_losing_it(graded):
     """Regrading one submission (--student/--assignment) keeps everyone else's results, statuses and report."""
     out = graded["out"]
-    args = ["--out", str(out), "--timeout", "10", "--student", "ana", "--assignment", "05_fallback_and_degradation"]
+    args = ["--out", str(out), "--timeout", "10", "--student", "ana", "--assignment", "06_fallback_and_degradation"]
     if not sandbox_available():
         args.append("--unsandboxed")
     assert grade.main(args) == 0

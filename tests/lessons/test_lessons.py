@@ -89,10 +89,10 @@ def test_one_error_contract_across_the_lessons():
     """Lesson 02x builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
     defined = {p.name for p in [*NUMBERED, *APPENDICES]
                if re.search(r"^class ToolError\b", _code(nbformat.read(p, as_version=4)), re.M)}
-    assert defined == {"02x_errors_for_the_model.ipynb"}, (
+    assert defined == {"03_errors_for_the_model.ipynb"}, (
         f"only lesson 02x builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
-    for stem in ("02x_errors_for_the_model", "05_fallback_and_degradation", "06_safe_agent_loop",
-                 "07_troubleshooting_and_measuring"):
+    for stem in ("03_errors_for_the_model", "06_fallback_and_degradation", "07_safe_agent_loop",
+                 "08_troubleshooting_and_measuring"):
         code = _code(nbformat.read(COURSE / f"{stem}.ipynb", as_version=4))
         assert "from toolfaults.contract import" in code, f"{stem} should reuse toolfaults.contract's ToolError"
         assert not re.search(r"^(ACTIONS|RECOVERIES)\s*=", code, re.M), f"{stem} defines its own recovery vocabulary"

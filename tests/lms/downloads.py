@@ -12,8 +12,8 @@ from pathlib import Path
 
 from autograder.course import SUBMITTED
 
-A05 = "05_fallback_and_degradation"
-A04 = "04_retry_with_backoff"
+A05 = "06_fallback_and_degradation"
+A04 = "05_retry_with_backoff"
 T_OLD, T_NEW = (2026, 3, 1, 10, 0, 0), (2026, 3, 2, 18, 30, 0)
 
 ROSTER = [

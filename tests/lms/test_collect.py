@@ -50,10 +50,10 @@ def test_canvas_download(tmp_path, canvas_zip, roster_csv):
     assert students["ana"]["replaced"] == [f"silvaana_1001_5551_{A05}.ipynb"]
     assert students["ana"]["lms_prefix"] == "silvaana_1001_5560_"
     reasons = {r["file"]: r["reason"] for r in manifest["rejected"]}
-    assert set(reasons) == {"silvaana_1001_5561_notes.txt", f"wongchen_1003_5581_04_retry_with_backoff.ipynb",
+    assert set(reasons) == {"silvaana_1001_5561_notes.txt", f"wongchen_1003_5581_05_retry_with_backoff.ipynb",
                             f"okafordara_1004_5590_{A05}.ipynb", f"nobodyknown_1999_5599_{A05}.ipynb"}
     assert "not a notebook" in reasons["silvaana_1001_5561_notes.txt"]
-    assert "another assignment (04_retry_with_backoff)" in reasons["wongchen_1003_5581_04_retry_with_backoff.ipynb"]
+    assert "another assignment (05_retry_with_backoff)" in reasons["wongchen_1003_5581_05_retry_with_backoff.ipynb"]
     assert "corrupt" in reasons[f"okafordara_1004_5590_{A05}.ipynb"]
     assert "not in the roster" in reasons[f"nobodyknown_1999_5599_{A05}.ipynb"]
     rejected = tmp_path / "collected" / A05 / "rejected"

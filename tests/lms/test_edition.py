@@ -62,7 +62,7 @@ def test_the_scan_finds_a_planted_answer(built, tmp_path):
 def test_edition_holds_the_learner_material_only(built):
     """Lessons, exercises, the helper package and the environment are in; solutions, grader, samples are out."""
     files = set(built.files)
-    for must in ("course/00_index.ipynb", "exercises/04_retry_with_backoff/04_retry_with_backoff.ipynb",
+    for must in ("course/00_index.ipynb", "exercises/05_retry_with_backoff/05_retry_with_backoff.ipynb",
                  "toolfaults/__init__.py", "tests/package/test_tools.py", "tests/test_course.py", "Makefile",
                  "README.md", "environment.yml", "requirements.txt", "constraints.txt", "pyproject.toml",
                  "postBuild", "binder/labsettings.py", ".gitignore"):

@@ -13,7 +13,7 @@ from nbgrader.api import Gradebook
 from autograder.lms.export import export
 from autograder.lms.roster import Roster
 
-A = "05_fallback_and_degradation"
+A = "06_fallback_and_degradation"
 # nbgrader's add_submission warns about its own session handling while the fixture builds the gradebook.
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 COURSE = "toolcalling-errors"

@@ -272,7 +272,7 @@ def test_contention_work_grows_faster_than_the_number_of_clients():
 
 
 def test_a_thousand_clients_all_get_through_under_every_strategy():
-    """The herd of lesson 4's widget (1,000 clients, every strategy): each client's call succeeds once and
+    """The herd of lesson 5's widget (1,000 clients, every strategy): each client's call succeeds once and
     every call is counted. How long it takes is a figure of `make bench` (section simulator)."""
     results = compare(1000, base=0.1, cap=10.0)
     assert set(results) == set(STRATEGIES)

@@ -54,10 +54,10 @@ def test_every_exercise_is_found_with_its_parts_and_visible_tests():
         for part in found:
             assert part.tests, f"{stem} {part.title}: no visible test found"
     titles = {stem: [p.title for p in found] for stem, found in parts.items()}
-    assert titles["03_validate_then_execute"] == ["Part A: convert_temperature", "Part B: lookup_country"]
-    assert titles["04_retry_with_backoff"] == ["Part A: resilient_invoke"]
-    assert titles["05_fallback_and_degradation"] == ["search_with_fallback"]
-    nb = nbformat.read(EXERCISES / "03_validate_then_execute" / "03_validate_then_execute.ipynb", as_version=4)
+    assert titles["04_validate_then_execute"] == ["Part A: convert_temperature", "Part B: lookup_country"]
+    assert titles["05_retry_with_backoff"] == ["Part A: resilient_invoke"]
+    assert titles["06_fallback_and_degradation"] == ["search_with_fallback"]
+    nb = nbformat.read(EXERCISES / "04_validate_then_execute" / "04_validate_then_execute.ipynb", as_version=4)
     ids = [[nb.cells[i].metadata["nbgrader"]["grade_id"] for i in p.tests] for p in find_parts(nb)]
     assert all(i.startswith("test_convert_temperature") for i in ids[0]), ids[0]
     assert all(i.startswith("test_lookup_country") for i in ids[1]), ids[1]
@@ -168,16 +168,16 @@ def test_solutions_are_all_done_on_their_visible_tests(tmp_path):
 def test_half_done_exercises_read_in_progress_and_per_part(tmp_path):
     """One part solved and one not: done + not started. A partial function: in progress."""
     root = tmp_path / "exercises"
-    for stem in ("03_validate_then_execute", "05_fallback_and_degradation"):
+    for stem in ("04_validate_then_execute", "06_fallback_and_degradation"):
         shutil.copytree(EXERCISES / stem, root / stem)
 
-    path = root / "03_validate_then_execute" / "03_validate_then_execute.ipynb"
+    path = root / "04_validate_then_execute" / "04_validate_then_execute.ipynb"
     nb = nbformat.read(path, as_version=4)
-    solution = nbformat.read(SOLUTIONS / "03_validate_then_execute" / "03_validate_then_execute.ipynb", as_version=4)
+    solution = nbformat.read(SOLUTIONS / "04_validate_then_execute" / "04_validate_then_execute.ipynb", as_version=4)
     answer_cell(nb, "convert_temperature_answer").source = answer_cell(solution, "convert_temperature_answer").source
     nbformat.write(nb, path)
 
-    path = root / "05_fallback_and_degradation" / "05_fallback_and_degradation.ipynb"
+    path = root / "06_fallback_and_degradation" / "06_fallback_and_degradation.ipynb"
     nb = nbformat.read(path, as_version=4)
     answer_cell(nb, "search_with_fallback_answer").source = '''\
 def search_with_fallback(query, sources):
@@ -193,9 +193,9 @@ def search_with_fallback(query, sources):
     nbformat.write(nb, path)
 
     rows = rows_by_part(check_exercises(root))
-    a = rows[("03_validate_then_execute", "Part A: convert_temperature")]
-    b = rows[("03_validate_then_execute", "Part B: lookup_country")]
-    c = rows[("05_fallback_and_degradation", "search_with_fallback")]
+    a = rows[("04_validate_then_execute", "Part A: convert_temperature")]
+    b = rows[("04_validate_then_execute", "Part B: lookup_country")]
+    c = rows[("06_fallback_and_degradation", "search_with_fallback")]
     assert (a.status, a.passed == a.total) == ("done", True), a
     assert (b.status, b.passed) == ("not started", 0), b
     assert c.status == "in progress" and 0 < c.passed < c.total, c
@@ -261,14 +261,14 @@ def test_show_progress_prints_the_table_for_a_notebook_cell(tmp_path, monkeypatc
     """The index page's cell: finds exercises/ above the notebook's folder, runs in a separate
     process, prints the table and returns nothing (no list echoed under the cell)."""
     root = tmp_path / "exercises"
-    shutil.copytree(EXERCISES / "05_fallback_and_degradation", root / "05_fallback_and_degradation")
+    shutil.copytree(EXERCISES / "06_fallback_and_degradation", root / "06_fallback_and_degradation")
     (tmp_path / "course").mkdir()
     monkeypatch.chdir(tmp_path / "course")
     assert show_progress() is None
     out = capsys.readouterr().out
     assert f"exercises in {root}" in out
-    row = next(line for line in out.splitlines() if line.startswith("05_fallback_and_degradation"))
-    (part,) = find_parts(nbformat.read(root / "05_fallback_and_degradation" / "05_fallback_and_degradation.ipynb",
+    row = next(line for line in out.splitlines() if line.startswith("06_fallback_and_degradation"))
+    (part,) = find_parts(nbformat.read(root / "06_fallback_and_degradation" / "06_fallback_and_degradation.ipynb",
                                       as_version=4))
     assert row.split()[1:] == ["search_with_fallback", f"0/{len(part.tests)}", "not", "started"], row
     assert out.strip().endswith("hidden tests run when you are graded."), out

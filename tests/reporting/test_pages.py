@@ -67,7 +67,7 @@ def test_the_class_report_matches_its_golden_file(report_dir):
     page = (report_dir / "class_report.html").read_text()
     assert len(IMAGE.findall(page)) == 4, "scores, one figure per assignment (2), overview"
     _golden(IMAGE.sub("data:image/png;base64,...", page), EXPECTED / "class_report.html")
-    for png in ("scores.png", "overview.png", "tests_03_validate_then_execute.png", "tests_04_retry_with_backoff.png"):
+    for png in ("scores.png", "overview.png", "tests_04_validate_then_execute.png", "tests_05_retry_with_backoff.png"):
         assert (report_dir / png).read_bytes().startswith(b"\x89PNG"), png
 
 
@@ -93,7 +93,7 @@ def _pages(report_dir: Path, feedback_dir: Path) -> dict[str, str]:
 
 def test_what_students_and_tests_wrote_is_escaped(report_dir, feedback_dir):
     """A message holding markup shows as text: no page carries a tag a student's code wrote."""
-    ben = (feedback_dir / "ben" / "03_validate_then_execute" / "03_validate_then_execute.html").read_text()
+    ben = (feedback_dir / "ben" / "04_validate_then_execute" / "04_validate_then_execute.html").read_text()
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in ben
     assert "executing &amp; &#34;fail closed&#34;" in ben
     for name, page in _pages(report_dir, feedback_dir).items():
@@ -103,7 +103,7 @@ def test_what_students_and_tests_wrote_is_escaped(report_dir, feedback_dir):
 
 def test_a_student_name_with_markup_is_escaped_everywhere(tmp_path):
     r = SubmissionResult.from_dict({
-        "student": "<b>o'brien</b>", "assignment": "03_validate_then_execute", "score": 1, "max_score": 2,
+        "student": "<b>o'brien</b>", "assignment": "04_validate_then_execute", "score": 1, "max_score": 2,
         "tests": [{"grade_id": "t1", "description": "Retries <twice>", "points": 1, "max_points": 2,
                    "passed": False, "message": "AssertionError: x < y"}]})
     r.add("timeout", "<i>stopped</i> after 10 s", attention=True)
@@ -140,18 +140,18 @@ def test_feedback_tells_attention_from_a_note(results):
 
 def test_fail_rates_leave_out_attention_and_all_failing_submissions(results):
     rates = report.test_rates(results)
-    first = {row["grade_id"]: row for row in rates["03_validate_then_execute"]}
+    first = {row["grade_id"]: row for row in rates["04_validate_then_execute"]}
     # cleo needs attention: only ana and ben count; ben failed two of three tests.
     assert first["test_bad_arguments_never_run"]["graded"] == 2
     assert first["test_bad_arguments_never_run"]["fail_rate"] == 0.5
     assert first["test_valid_call_runs"]["fail_rate"] == 0.0
-    assert [row["grade_id"] for row in rates["03_validate_then_execute"]][-1] == "test_valid_call_runs", \
+    assert [row["grade_id"] for row in rates["04_validate_then_execute"]][-1] == "test_valid_call_runs", \
         "rows are sorted by fail rate, worst first"
 
 
 def test_summary_counts_every_submission(results):
     rows = {s["assignment"]: s for s in report.summary(results)}
-    first = rows["03_validate_then_execute"]
+    first = rows["04_validate_then_execute"]
     assert (first["submissions"], first["full"], first["zero"], first["attention"]) == (3, 1, 1, 1)
     assert round(first["mean"], 1) == 44.4 and round(first["median"], 1) == 33.3
 

@@ -25,7 +25,7 @@ from autograder.course import ROOT
 from autograder.sandbox import sandbox_available
 from tests.conftest import SAMPLE_CLASS_LIMITS
 
-ASSIGNMENT = "03_validate_then_execute"
+ASSIGNMENT = "04_validate_then_execute"
 
 
 def _pick(expect: str) -> str:

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: builtins
 # trick: the notebook's __builtins__ is replaced by a dict with a fake isinstance

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: tracing
 # trick: the answer itself, when a test calls it, arms the assert-skipping tracer on its callers

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: test_tools
 # trick: unittest.mock.patch is replaced: calling it (every test does) arms the assert-skipping tracer

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: kernel
 # trick: a correct answer with a harmless-looking event hook (does nothing)

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: kernel
 # trick: the shell's run_cell and run_cell_async are replaced: a cell that asserts runs `pass`

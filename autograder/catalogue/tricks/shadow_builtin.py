@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: builtins
 # trick: a notebook global named isinstance hides the built-in from the tests

@@ -1,4 +1,4 @@
-# assignment: 04_retry_with_backoff
+# assignment: 05_retry_with_backoff
 # cell: resilient_invoke_answer
 # category: test_tools
 # trick: a test helper of toolfaults (RecordingSleep.__init__) arms the assert-skipping tracer
