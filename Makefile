@@ -147,11 +147,11 @@ learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader)
 	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",)
 
 collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv]
-	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=04_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv]"; exit 1; }
+	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv]"; exit 1; }
 	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",)
 
 export: $(STAMP) ## Grades and feedback for Canvas and Moodle into autograder/exports: ROSTER=roster.csv [EXPORT_ARGS=...]
-	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 04_retry_with_backoff=12345\"]"; exit 1; }
+	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 05_retry_with_backoff=12345\"]"; exit 1; }
 	$(RUN) $(BIN)/python -m autograder.lms.export --roster "$(ROSTER)" $(EXPORT_ARGS)
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
