@@ -54,7 +54,7 @@ CLASS: dict[str, dict[str, str]] = {
               A06: "right:executor_class"},
     "chen": {A03: "wrong:keeps_spaces", A04: "wrong:catches_oserror", A05: "wrong:empty_answer_is_failure",
              A06: "wrong:leaks_traceback"},
-    "dara": {A03: "wrong:no_range_check", A04: "wrong:no_jitter", A05: "stub", A06: "wrong:part_a_unflagged_error_text"},
+    "dara": {A03: "wrong:no_range_check", A04: "wrong:no_jitter", A05: "stub", A06: "wrong:status_success_on_errors"},
     "emil": {A03: "stub", A04: "stub", A05: "stub", A06: "stub"},
     "fatima": {A03: "wrong:nan_slips_through", A04: "syntax", A05: "wrong:no_stale_warning"},
     "goran": {A03: "solution", A04: "loop", A05: "wrong:catches_network_errors_only"},

@@ -1,0 +1,98 @@
+"""Practice parts are fair too: their catalogued answers are proven by the visible tests.
+
+A practice part (visible tests only, no points) cannot be proven by lost points, so its
+catalogue lives apart, in ``autograder/catalogue/<exercise>/visible/`` (``fairness.prove``
+reads only the top level). Each entry is put into its answer cell of the RELEASED exercise
+notebook (``exercises/``, the other answers left as stubs) and the notebook is checked with
+``toolfaults.progress``, the way ``make progress`` runs a learner's own notebook: a wrong
+answer leaves its part short of "done", with a failing test that names the mistake; a right
+answer makes it "done".
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.fairness import CATALOGUE, Variant
+from autograder.testcells import replace_answer
+from toolfaults.progress import check_notebook, find_parts
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
+SOLUTIONS = ROOT / "solutions"
+ENTRIES = sorted(CATALOGUE.glob("*/visible/*.py"))
+_HEADER = re.compile(r"^#\s*(cell|mistake|expect)\s*:")
+
+
+def _id(path: Path) -> str:
+    return f"{path.parent.parent.name}:{path.stem}"
+
+
+def as_typed(variant: Variant) -> str:
+    """The entry's code without its header lines, as a learner would type it."""
+    lines = variant.code.splitlines()
+    while lines and _HEADER.match(lines[0]):
+        lines.pop(0)
+    return "\n".join(lines).strip() + "\n"
+
+
+def _grade_id(cell) -> str:
+    return (cell.metadata.get("nbgrader") or {}).get("grade_id", "")
+
+
+def part_of(nb, answer_id: str):
+    """The progress part whose answer cells include ``answer_id``."""
+    for part in find_parts(nb):
+        if any(_grade_id(nb.cells[i]) == answer_id for i in part.answers):
+            return part
+    raise AssertionError(f"no part of the notebook has the answer cell {answer_id!r}")
+
+
+def test_there_are_visible_catalogues():
+    """Exercise 07's practice part A (debug_tool_loop) has its catalogue under visible/: 8+ wrong, 2+ right."""
+    kinds = [Variant.load(p).kind for p in ENTRIES if p.parent.parent.name == "07_safe_agent_loop"]
+    assert kinds.count("wrong") >= 8 and kinds.count("right") >= 2, kinds
+
+
+@pytest.mark.parametrize("path", ENTRIES, ids=[_id(p) for p in ENTRIES])
+def test_entry_belongs_to_a_practice_part(path):
+    """A visible/ entry names an answer cell whose part has visible tests and no graded ones."""
+    assignment = path.parent.parent.name
+    variant = Variant.load(path)
+    solution = nbformat.read(SOLUTIONS / assignment / f"{assignment}.ipynb", as_version=4)
+    part = part_of(solution, variant.cell)
+    assert part.tests, f"{assignment}/{variant.cell}: its part has no test to prove the entry with"
+    graded = [_grade_id(solution.cells[i]) for i in part.tests if solution.cells[i].metadata["nbgrader"].get("grade")]
+    assert not graded, (f"{assignment}/{variant.cell}: its part has graded tests {graded}; catalogue it at the top "
+                        "level, where fairness.prove grades it")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ENTRIES, ids=[_id(p) for p in ENTRIES])
+def test_visible_tests_prove_the_entry(path, tmp_path):
+    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done"."""
+    assignment = path.parent.parent.name
+    variant = Variant.load(path)
+    released = EXERCISES / assignment
+    nb = nbformat.read(released / f"{assignment}.ipynb", as_version=4)
+    title = part_of(nb, variant.cell).title
+    work = tmp_path / assignment
+    shutil.copytree(released, work)
+    nbformat.write(replace_answer(nb, variant.cell, as_typed(variant)), work / f"{assignment}.ipynb")
+
+    rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60)}
+    row = rows[title]
+    report = "\n".join(f"  {t.name}: {'pass' if t.passed else t.error}" for t in row.tests)
+    assert row.total, f"{title}: no visible test ran"
+    if variant.kind == "right":
+        assert row.status == "done", f"{path.name} is right, but {title} is {row.status} ({row.passed}/{row.total}):\n{report}"
+    else:
+        assert row.status != "done" and row.failing, f"{path.name} ({variant.mistake}) passes every visible test:\n{report}"
+        errors = " ".join(t.error for t in row.failing).lower()
+        assert variant.expect.lower() in errors, (
+            f"{path.name} ({variant.mistake}) fails, but no failing test names {variant.expect!r}:\n{report}")
