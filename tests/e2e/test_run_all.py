@@ -20,7 +20,7 @@ from labdriver import MAIN_VERSION, REPO, Notebook, kernel_name, other_pythons, 
 
 pytestmark = pytest.mark.e2e
 
-LESSONS = sorted(p.name for p in [*(REPO / "course").glob("[0-9][0-9]*_*.ipynb"), *(REPO / "course").glob("A[0-9]*_*.ipynb")])
+LESSONS = sorted(p.name for p in [*(REPO / "course").glob("[0-9][0-9]_*.ipynb"), *(REPO / "course").glob("A[0-9]*_*.ipynb")])
 CASES = [(v, lesson) for v in supported_versions() for lesson in LESSONS]
 
 

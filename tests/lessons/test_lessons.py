@@ -13,7 +13,7 @@ from nbclient import NotebookClient
 from autograder.course import ROOT
 
 COURSE = ROOT / "course"
-LESSONS = sorted(COURSE.glob("[0-9][0-9]*_*.ipynb"))      # 00_index, the numbered lessons (02x: interim name)
+LESSONS = sorted(COURSE.glob("[0-9][0-9]_*.ipynb"))       # 00_index and the numbered lessons
 APPENDICES = sorted(COURSE.glob("A[0-9]*_*.ipynb"))       # reference notebooks, linked from lessons and index
 LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)(?:#[^)]*)?\)")
 
@@ -86,11 +86,11 @@ READ = [*NUMBERED, *APPENDICES]   # every notebook a learner reads
 
 
 def test_one_error_contract_across_the_lessons():
-    """Lesson 02x builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
+    """Lesson 03 builds ToolError by hand, then every lesson that uses a contract imports toolfaults.contract's."""
     defined = {p.name for p in [*NUMBERED, *APPENDICES]
                if re.search(r"^class ToolError\b", _code(nbformat.read(p, as_version=4)), re.M)}
     assert defined == {"03_errors_for_the_model.ipynb"}, (
-        f"only lesson 02x builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
+        f"only lesson 03 builds ToolError by hand (then imports toolfaults.contract); defined in: {sorted(defined)}")
     for stem in ("03_errors_for_the_model", "06_fallback_and_degradation", "07_safe_agent_loop",
                  "08_troubleshooting_and_measuring"):
         code = _code(nbformat.read(COURSE / f"{stem}.ipynb", as_version=4))

@@ -34,7 +34,7 @@ def _calls_a_model(path: Path) -> bool:
     return any(c.cell_type == "code" and MODEL_CALL.search(c.source) for c in nb.cells)
 
 
-LIVE_LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]*_*.ipynb") if _calls_a_model(p))
+LIVE_LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]_*.ipynb") if _calls_a_model(p))
 KEY = "sk-ant-standin-live-lesson-test-0123456789"
 
 

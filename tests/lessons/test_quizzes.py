@@ -15,7 +15,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from autograder.course import ROOT
 from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
-LESSONS = sorted(p for p in (ROOT / "course").glob("[0-9][0-9]*_*.ipynb") if not p.name.startswith("00_"))
+LESSONS = sorted(p for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
 FIXTURE = ROOT / "tests" / "e2e" / "fixtures" / "quiz.ipynb"   # the browser test's notebook
 
 
@@ -38,7 +38,7 @@ print(_json.dumps([[i, k, option.correct, _quiz.click(i, k)]
 
 
 def test_every_lesson_has_one_self_check():
-    """Every numbered lesson (02x included) ends with exactly one quiz(QUESTIONS) cell."""
+    """Every numbered lesson ends with exactly one quiz(QUESTIONS) cell."""
     assert len(LESSONS) == 8, f"expected 8 numbered lessons, found {[p.name for p in LESSONS]}"
     missing = [p.name for p in LESSONS if len(quiz_cells(p)) != 1]
     assert not missing, f"lessons without exactly one quiz(QUESTIONS) cell: {missing}"

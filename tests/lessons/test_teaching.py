@@ -18,8 +18,8 @@ from autograder.course import ROOT
 from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
 COURSE = ROOT / "course"
-#: The numbered lessons (the index page is not one; 02x is an interim name until the renumbering).
-LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]*_*.ipynb") if not p.name.startswith("00_"))
+#: The numbered lessons (the index page is not one).
+LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
 
 MAX_WORDS = 2_200
 WORD = re.compile(r"\b\w[\w'’-]*\b")
