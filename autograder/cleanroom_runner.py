@@ -269,14 +269,17 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     CO_COROUTINE = 0x80 | 0x100 | 0x200  # CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR
 
     def global_names(code):
-        names, stack = set(), [code]
+        """Names the test reads from the notebook's globals and does not define itself."""
+        names, own, stack = set(), set(), [code]
         while stack:
             c = stack.pop()
             for ins in dis.get_instructions(c):
                 if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                     names.add(ins.argval)
+                elif ins.opname == "STORE_GLOBAL" or (c is code and ins.opname == "STORE_NAME"):
+                    own.add(ins.argval)
             stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-        return names
+        return names - own
 
     def execute(code, ns, limit, run=exec, evaluate=eval, setitimer=signal.setitimer, timer=signal.ITIMER_REAL):
         setitimer(timer, limit)

@@ -135,3 +135,12 @@ def test_in_the_sandbox_there_is_no_network_and_no_secret(tmp_path, monkeypatch)
     done = run(HONEST, TEST, test, tmp_path=tmp_path, options=options)
     assert done.complete and done.tests["test_0"].passed, done
     assert done.tests["test_1"].passed, done.tests["test_1"].message
+
+
+def test_a_name_the_test_defines_itself_is_not_reported(tmp_path):
+    """A read-only cell and the learner both define ``run``; the test defines its own: nothing to report."""
+    setup = "def run(x):\n    return x\n"
+    answer = HONEST + "def run(x):\n    return double(x)\n"
+    test = "def run(x):\n    return double(x)\nassert run(2) == 4\n"
+    done = run(answer, test, tmp_path=tmp_path, setup=setup)
+    assert done.tests["test_0"].passed and not done.changed
