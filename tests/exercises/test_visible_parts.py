@@ -54,9 +54,15 @@ def part_of(nb, answer_id: str):
 
 
 def test_there_are_visible_catalogues():
-    """Exercise 07's practice part A (debug_tool_loop) has its catalogue under visible/: 8+ wrong, 2+ right."""
-    kinds = [Variant.load(p).kind for p in ENTRIES if p.parent.parent.name == "07_safe_agent_loop"]
-    assert kinds.count("wrong") >= 8 and kinds.count("right") >= 2, kinds
+    """Exercise 07's practice parts have catalogues under visible/: debug_tool_loop (Part A) 8+ wrong and
+    2+ right, write_with_key (Part C) 5+ wrong and 2+ right."""
+    counts: dict[str, dict[str, int]] = {}
+    for p in ENTRIES:
+        v = Variant.load(p)
+        counts.setdefault(f"{p.parent.parent.name}/{v.cell}", {"wrong": 0, "right": 0})[v.kind] += 1
+    for cell, least in [("07_safe_agent_loop/debug_tool_loop_answer", 8), ("07_safe_agent_loop/write_with_key_answer", 5)]:
+        n = counts.get(cell, {"wrong": 0, "right": 0})
+        assert n["wrong"] >= least and n["right"] >= 2, f"{cell}: {n}"
 
 
 @pytest.mark.parametrize("path", ENTRIES, ids=[_id(p) for p in ENTRIES])
