@@ -65,11 +65,14 @@ class CheckHelperPackage(NbGraderPreprocessor):
 
 
 class RestoreTestSource(NbGraderPreprocessor):
-    """Remove the injected checks from the test cells once they have run."""
+    """Remove the injected checks from the test cells once they have run, and from their tracebacks."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
         if cell.cell_type == "code" and guard.BEGIN in cell.source:
             cell.source = guard.unwrap_test(cell.source)
+            for out in cell.outputs:
+                if out.output_type == "error":
+                    out.traceback = [guard.unwrap_traceback(entry) for entry in out.get("traceback", [])]
         return cell, resources
 
 

@@ -203,9 +203,11 @@ def test_hidden_test_source_is_redacted_from_messages(batch):
 
 
 def test_the_cheat_works_without_the_check(tmp_path):
-    """Control: without the helper-package check, the same cheat earns points its answer does not deserve."""
+    """Control: without the helper-package check (and the clean-room re-run, which also catches it), the same
+    cheat earns points its answer does not deserve."""
     pipeline = [p for p in autograde_pipeline() if p not in (CheckHelperPackage, RestoreTestSource)]
-    control = Course.scratch(tmp_path, SOURCE, config={**SETTINGS, "Autograde": {"autograde_preprocessors": pipeline}})
+    control = Course.scratch(tmp_path, SOURCE, config={**SETTINGS, "Autograde": {"autograde_preprocessors": pipeline},
+                                                       "CrossCheck": {"enabled": False}})
     control.generate(ASSIGNMENT)
     control.submit("cheat", ASSIGNMENT, answer_only(control, CHEAT))
     cheated = control.autograde(ASSIGNMENT, "cheat")
