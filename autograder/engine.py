@@ -46,11 +46,6 @@ from .readback import ANSI, read_result
 from .results import Problem, SubmissionResult
 from .staging import stage
 
-# Moved to their own modules; still importable from here for modules not yet switched over
-# (feedback, report and the grader's own modules import them from where they live now).
-from .results import ATTENTION, TestResult  # noqa: F401,E402
-from .testcells import describe_test, hidden_code, hidden_lines, redact, replace_answer, test_descriptions  # noqa: F401,E402,E501
-
 log = logging.getLogger(__name__)
 
 # Grading runs thousands of nbgrader/SQLAlchemy steps: keep their chatter out of the output.

@@ -2,7 +2,7 @@
 
 nbgrader's own ``generate_feedback`` renders the autograded notebook, hidden tests
 and tracebacks included. This feedback is built from a
-:class:`~autograder.engine.SubmissionResult` alone, which holds for each test only
+:class:`~autograder.results.SubmissionResult` alone, which holds for each test only
 its description (the first line of its docstring), its points, whether it passed
 and its message (the exception's type and text, with any hidden test line
 removed by the engine). No cell source and no traceback ever reaches it.

@@ -14,6 +14,7 @@ import filecmp
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -54,19 +55,35 @@ def generate(dest: Path, source: Path = SOLUTIONS) -> list[str]:
 
 def stale_files(current: Path = EXERCISES, source: Path = SOLUTIONS) -> list[str]:
     """Files of ``current`` that differ from a fresh generation (empty when in sync)."""
+    return stale_tree(lambda dest: generate(dest, source), current, "exercises/", "generated from solutions/")
+
+
+def stale_tree(build: Callable[[Path], object], current: Path, name: str, made: str) -> list[str]:
+    """Files of the committed tree ``current`` that differ from a fresh ``build(folder)`` (empty when in sync).
+
+    Shared by the generated trees that are committed: ``exercises/`` (this module) and the
+    sample class (:func:`autograder.sample_class.stale`).
+
+    Args:
+        build: writes the tree afresh into the folder it is given.
+        current: the committed tree.
+        name: how the messages name ``current`` (``"exercises/"``).
+        made: how they say where its files come from (``"generated from solutions/"``).
+
+    Returns:
+        One line per file that is missing, extra or different, sorted.
+    """
+    def walk(cmp: filecmp.dircmp, prefix: Path) -> list[str]:
+        found = [f"{prefix / n}: missing from {name}" for n in cmp.left_only]
+        found += [f"{prefix / n}: not {made}" for n in cmp.right_only]
+        found += [f"{prefix / n}: differs from what is {made}" for n in cmp.diff_files]
+        for sub_name, sub in cmp.subdirs.items():
+            found += walk(sub, prefix / sub_name)
+        return found
+
     with tempfile.TemporaryDirectory(prefix="expected-") as tmp:
-        generate(Path(tmp), source)
-        cmp = filecmp.dircmp(tmp, current, ignore=["__pycache__", ".ipynb_checkpoints"])
-        return sorted(_differences(cmp, Path(".")))
-
-
-def _differences(cmp: filecmp.dircmp, prefix: Path) -> list[str]:
-    found = [f"{prefix / n}: missing from exercises/" for n in cmp.left_only]
-    found += [f"{prefix / n}: not generated from solutions/" for n in cmp.right_only]
-    found += [f"{prefix / n}: differs from what solutions/ generates" for n in cmp.diff_files]
-    for name, sub in cmp.subdirs.items():
-        found += _differences(sub, prefix / name)
-    return found
+        build(Path(tmp))
+        return sorted(walk(filecmp.dircmp(tmp, current, ignore=["__pycache__", ".ipynb_checkpoints"]), Path(".")))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
     python -m autograder.report [results.json] [out_dir]   # rebuild it from saved results
 
-What it shows, from the graded :class:`~autograder.engine.SubmissionResult` s:
+What it shows, from the graded :class:`~autograder.results.SubmissionResult` s:
 
 - per assignment: how many submitted, mean and median score, full marks, zeros;
 - the score distribution of every assignment (histograms);

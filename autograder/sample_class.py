@@ -29,7 +29,6 @@ repository's notebook checks read every committed ``.ipynb``.)
 
 from __future__ import annotations
 
-import filecmp
 import shutil
 import sys
 import tempfile
@@ -39,7 +38,7 @@ from pathlib import Path
 import nbformat
 
 from .course import AUTOGRADER, SOLUTIONS
-from .engine import replace_answer
+from .testcells import replace_answer
 from .fairness import CATALOGUE, Variant, answer_cells, catalogue
 
 SUBMITTED = AUTOGRADER / "submitted"
@@ -247,19 +246,9 @@ def build(dest: Path, source: Path = SOLUTIONS) -> list[tuple[str, str, str]]:
 
 def stale(current: Path = SUBMITTED) -> list[str]:
     """Files of ``current`` that differ from a fresh build (empty when in sync)."""
-    with tempfile.TemporaryDirectory(prefix="sample-class-") as tmp:
-        build(Path(tmp))
-        out: list[str] = []
+    from .release import stale_tree
 
-        def walk(cmp: filecmp.dircmp, prefix: str) -> None:
-            out.extend(f"{prefix}{n}: missing" for n in cmp.left_only)
-            out.extend(f"{prefix}{n}: not built by sample_class.py" for n in cmp.right_only)
-            out.extend(f"{prefix}{n}: differs" for n in cmp.diff_files)
-            for name, sub in cmp.subdirs.items():
-                walk(sub, f"{prefix}{name}/")
-
-        walk(filecmp.dircmp(tmp, current, ignore=[".ipynb_checkpoints", "__pycache__"]), "")
-        return sorted(out)
+    return stale_tree(build, current, "autograder/submitted/", "built by sample_class.py")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -82,7 +82,7 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
     """The feedback of every catalogued implementation (and the solution and stub) has no hidden test code."""
     import html
 
-    from autograder.engine import hidden_code
+    from autograder.testcells import hidden_code
     from autograder.feedback import as_data, render_html
 
     hidden = hidden_code(assignment)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from autograder import feedback, pages, report
-from autograder.engine import ATTENTION, SubmissionResult
+from autograder.results import ATTENTION, SubmissionResult
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "fixtures" / "results.json"
