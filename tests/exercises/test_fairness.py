@@ -92,3 +92,15 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
         leaked = [line for line in hidden if line in text]
         assert not leaked, f"{assignment}/{name}: hidden test source in the feedback: {leaked[:3]}"
         assert "BEGIN HIDDEN" not in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", GRADED)
+def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignment):
+    """The clean room and the scan (autograder.crosscheck) flag none of the solution, stub, right or wrong answers."""
+    from autograder.cleanroom import CHANGED, DIFFERS, UNFINISHED
+    from autograder.scan import SUSPICIOUS
+
+    for name, verdict in verdicts(assignment).items():
+        ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, DIFFERS, UNFINISHED, SUSPICIOUS)]
+        assert not ours, f"{assignment}/{name}: {ours}"
