@@ -135,33 +135,55 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
     The implementations are graded like a class: by ``workers`` long-lived processes
     (default: one per core), each notebook in its own kernel.
     """
+    return prove_all([assignment], root, folder, source, workers)[assignment]
+
+
+def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
+              workers: int | None = None) -> dict[str, list[Verdict]]:
+    """:func:`prove` for several assignments in one grading run (one cluster, its workers warmed up once).
+
+    Args:
+        names: the assignments.
+        root: an empty folder for the scratch course.
+        folder: the catalogue; source: the assignments' sources.
+        workers: grading workers (default: one per core).
+
+    Returns:
+        ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
+    """
     from .pool import Task, grade_tasks
 
     course = Course.scratch(root, source)
-    course.generate(assignment)
-    entries: list[tuple[str, str, nbformat.NotebookNode, str]] = [
-        ("solution", "solution", solved(course, assignment), ""),
-        ("stub", "stub", course.released(assignment), ""),
-    ]
-    for variant in catalogue(assignment, folder):
-        entries.append((variant.name, variant.kind, solved(course, assignment, **{variant.cell: variant.code}),
-                        variant.expect))
-    for name, _, nb, _ in entries:
-        course.submit(name, assignment, nb)
-    results = {r.student: r for r in grade_tasks(course, [Task(assignment, name) for name, *_ in entries], workers)}
-    verdicts = []
-    for name, kind, _, expect in entries:
-        ok, why = judge(kind, results[name], expect)
-        verdicts.append(Verdict(name, kind, results[name], ok, why))
+    entries: dict[str, list[tuple[str, str, nbformat.NotebookNode, str]]] = {}
+    for assignment in names:
+        course.generate(assignment)
+        entries[assignment] = [
+            ("solution", "solution", solved(course, assignment), ""),
+            ("stub", "stub", course.released(assignment), ""),
+        ]
+        for variant in catalogue(assignment, folder):
+            entries[assignment].append((variant.name, variant.kind,
+                                        solved(course, assignment, **{variant.cell: variant.code}), variant.expect))
+        for name, _, nb, _ in entries[assignment]:
+            course.submit(name, assignment, nb)
+    tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found]
+    results = {(r.assignment, r.student): r for r in grade_tasks(course, tasks, workers)}
+    verdicts: dict[str, list[Verdict]] = {}
+    for assignment, found in entries.items():
+        verdicts[assignment] = []
+        for name, kind, _, expect in found:
+            result = results[(assignment, name)]
+            ok, why = judge(kind, result, expect)
+            verdicts[assignment].append(Verdict(name, kind, result, ok, why))
     return verdicts
 
 
 def main(argv: list[str] | None = None) -> int:
     names = (sys.argv[1:] if argv is None else argv) or [a for a in assignments() if (CATALOGUE / a).is_dir()]
     bad = 0
-    for assignment in names:
-        with tempfile.TemporaryDirectory(prefix="fairness-") as tmp:
-            verdicts = prove(assignment, Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="fairness-") as tmp:
+        proven = prove_all(names, Path(tmp))
+    for assignment, verdicts in proven.items():
         print(f"\n{assignment}")
         for v in verdicts:
             mark = "ok  " if v.ok else "FAIL"

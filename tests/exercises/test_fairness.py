@@ -3,7 +3,8 @@ loses points with a message that names it, and correct alternatives keep full ma
 
 Each assignment is graded once (solution, stub and its whole catalogue) in a scratch
 course directory by the same engine that grades the class; each test then checks one
-implementation's verdict.
+implementation's verdict. Every assignment the session's tests need is graded in one
+run (one LocalCluster whose workers warm up once, not one per assignment).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.course import assignments
-from autograder.fairness import CATALOGUE, Verdict, catalogue, prove
+from autograder.fairness import CATALOGUE, Verdict, catalogue, prove_all
 
 GRADED = [a for a in assignments() if (CATALOGUE / a).is_dir()]
 CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
@@ -20,11 +21,17 @@ _verdicts: dict[str, dict[str, Verdict]] = {}
 
 
 @pytest.fixture(scope="session")
-def verdicts(tmp_path_factory):
+def verdicts(request, tmp_path_factory):
+    # The assignments whose verdicts the selected tests read: graded together at the first request.
+    needed = sorted({item.callspec.params["assignment"] for item in request.session.items
+                     if "verdicts" in getattr(item, "fixturenames", ())
+                     and "assignment" in getattr(getattr(item, "callspec", None), "params", {})})
+
     def get(assignment: str) -> dict[str, Verdict]:
         if assignment not in _verdicts:
-            root = tmp_path_factory.mktemp(f"fair-{assignment}")
-            _verdicts[assignment] = {v.name: v for v in prove(assignment, root)}
+            names = sorted({assignment, *(a for a in needed if a not in _verdicts)})
+            proven = prove_all(names, tmp_path_factory.mktemp("fair"))
+            _verdicts.update({a: {v.name: v for v in found} for a, found in proven.items()})
         return _verdicts[assignment]
 
     return get
