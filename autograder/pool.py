@@ -96,6 +96,11 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
         db_url = course.db_url if shared else gbook.copy_database(course.db_url, scratch / "base.db")
         plugin = GraderPlugin(uuid.uuid4().hex[:12], course.spec(), db_url, str(scratch))
         with Gradebook(course.db_url, course.course_id) as gb:
+            if shared:  # workers write into this gradebook at the same time: each student is created
+                # once, here, instead of by two workers racing (a duplicate key fails one of the tasks)
+                for student in sorted({t.student for t in tasks}):
+                    gb.update_or_create_student(student)
+
             def arrived(outcome: Outcome) -> None:
                 task: Task = outcome.task[1]
                 if outcome.ok:
