@@ -45,8 +45,25 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     import threading
     import types
 
+    # The clean room never outlives the grader that started it (a grading worker stopped at its
+    # time limit, a test run interrupted): killed with its parent, and at most the notebook's
+    # time limit of CPU even if that fails (a cell that loops forever never reaches the
+    # between-cells time check below).
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     payload = json.loads(sys.stdin.read())
+    try:
+        import resource
+
+        cpu = int(payload["notebook_timeout"]) + 30
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    except (ImportError, ValueError, OSError):
+        pass
     token = payload.pop("token")
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
