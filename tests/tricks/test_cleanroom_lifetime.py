@@ -41,6 +41,11 @@ def test_the_runner_dies_with_the_process_that_started_it(tmp_path):
                 break
             psutil.wait_procs([me], timeout=0.1)
         assert runner is not None, "the clean room did not start"
+        for _ in range(600):  # until it runs the endless cell (it has read its plan): a second of CPU
+            if sum(runner.cpu_times()[:2]) > 1.0:
+                break
+            psutil.wait_procs([runner], timeout=0.1)
+        assert runner.is_running(), "the clean room stopped before running the endless cell"
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
         gone, alive = psutil.wait_procs([runner], timeout=30)
