@@ -2,7 +2,8 @@
 
 One class of the toy assignment (see ``toy.py``): well-behaved students around every
 kind of broken submission, graded in one batch by two worker processes, the way
-`make grade` grades. Each test checks one student's score and that the feedback
+`make grade` grades (the ``toy_class_graded`` fixture of ``conftest.py``, shared with
+``test_parallel_grading.py``). Each test checks one student's score and that the feedback
 (the result's problems, which the report and the feedback page show) names what
 happened. A control course without the helper-package check proves the cheats work.
 """
@@ -17,21 +18,16 @@ from autograder import feedback
 from autograder import gradebook as gbook
 from autograder.engine import Course
 from autograder.results import ATTENTION
-from autograder.pool import Task, grade_tasks
 from autograder.preprocessors import CheckHelperPackage, autograde_pipeline, RestoreTestSource
-from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, hidden_source, SETTINGS, SOURCE, answer_only, submissions, submit_all
+from tests.grading.toy import ASSIGNMENT, CHEAT, NO_RETRY, SETTINGS, SOURCE, answer_only, hidden_source
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory):
-    course = Course.scratch(tmp_path_factory.mktemp("broken"), SOURCE, config=SETTINGS)
-    course.generate(ASSIGNMENT)
-    subs = submissions(course)
-    submit_all(course, subs)
-    results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in subs], workers=2)
-    return {"course": course, "results": {r.student: r for r in results}, "students": list(subs)}
+def batch(toy_class_graded):
+    return {"course": toy_class_graded["course"], "students": toy_class_graded["students"],
+            "results": {r.student: r for r in toy_class_graded["results"]}}
 
 
 def result(batch, student):

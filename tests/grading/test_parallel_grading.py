@@ -1,10 +1,13 @@
 """Parallel grading gives exactly the scores of grading one at a time, and loses nothing in the gradebook.
 
-The same class of the toy assignment is graded twice, in two scratch courses: one
+The same submissions of the toy assignment are graded twice, in two scratch courses: one
 submission at a time in this process (nbgrader writing the gradebook itself), and on a
 Dask LocalCluster of two workers (`make grade`'s default), where each long-lived worker
 grades into its own copy of the SQLite gradebook while this process merges their rows
 into the course's gradebook. The results and the whole gradebooks must be identical.
+The Dask run is the toy class of ``conftest.py`` (every toy submission, graded once for
+these tests and for ``test_broken_submissions.py``); the sequential run grades the
+deterministic ones below and the two are compared on those.
 """
 
 from __future__ import annotations
@@ -25,35 +28,28 @@ STUDENTS = ["ana", "carla", "dmitri", "eve", "syntax", "exit_cell", "no_test",
             "renamed", "not_json", "cheat"]
 
 
-ENGINES = ["dask"]
-
-
-def _grade(engine: str, course: Course, tasks: list[Task], **kwargs):
-    if engine == "dask":
-        return grade_tasks(course, tasks, workers=2, time_limit=300, **kwargs)
-    return grade_tasks(course, tasks, 1, **kwargs)
+def _only(dump: dict, students: list[str]) -> dict:
+    """A gradebook dump restricted to ``students``."""
+    return {"students": [s for s in dump["students"] if s in students],
+            "submissions": {k: v for k, v in dump["submissions"].items() if k.split("/")[0] in students}}
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    out = {}
-    for mode in ("sequential", *ENGINES):
-        course = Course.scratch(tmp_path_factory.mktemp(mode), SOURCE, config=SETTINGS)
-        course.generate(ASSIGNMENT)
-        subs = submissions(course)
-        submit_all(course, {s: subs[s] for s in STUDENTS})
-        seen = []
-        results = _grade(mode, course, [Task(ASSIGNMENT, s) for s in STUDENTS],
-                         on_result=lambda r, done, total: seen.append((r.student, done, total)))
-        out[mode] = {"course": course, "results": results, "seen": seen,
-                     "dump": gbook.dump(course.db_url, course.course_id)}
-    return out
-
-
-@pytest.fixture(params=ENGINES)
-def both(request, runs):
-    """The sequential run and one parallel engine's run."""
-    return {"sequential": runs["sequential"], "parallel": runs[request.param], "engine": request.param}
+def both(tmp_path_factory, toy_class_graded):
+    """The sequential run of STUDENTS, and the parallel run (the toy class on Dask) restricted to them."""
+    course = Course.scratch(tmp_path_factory.mktemp("sequential"), SOURCE, config=SETTINGS)
+    course.generate(ASSIGNMENT)
+    subs = submissions(course)
+    submit_all(course, {s: subs[s] for s in STUDENTS})
+    seen = []
+    results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in STUDENTS], 1,
+                          on_result=lambda r, done, total: seen.append((r.student, done, total)))
+    sequential = {"course": course, "results": results, "seen": seen,
+                  "dump": gbook.dump(course.db_url, course.course_id)}
+    batch = toy_class_graded
+    parallel = {"course": batch["course"], "results": [r for r in batch["results"] if r.student in STUDENTS],
+                "dump": _only(batch["dump"], STUDENTS)}
+    return {"sequential": sequential, "parallel": parallel, "batch": batch}
 
 
 def _comparable(result):
@@ -89,13 +85,15 @@ def test_gradebook_scores_match_the_results(both):
 
 def test_the_workers_graded_and_progress_was_reported_once_each(both):
     """Progress is reported once per submission, and worker processes (at most the two asked for, never
-    this process) graded every submission. How the work was spread is a figure of `make bench`: with 10
-    tasks on a busy machine, one worker may take them all before the other starts."""
-    seen = both["parallel"]["seen"]
-    assert sorted(s for s, _, _ in seen) == sorted(STUDENTS)
-    assert [d for _, d, _ in seen] == list(range(1, len(STUDENTS) + 1))
-    workers = {r.worker for r in both["parallel"]["results"]}
+    this process) graded every submission. How the work was spread is a figure of `make bench`: on a busy
+    machine, one worker may take most tasks before the other starts."""
+    batch = both["batch"]
+    students = batch["students"]
+    assert sorted(s for s, _, _ in batch["seen"]) == sorted(students)
+    assert [(d, t) for _, d, t in batch["seen"]] == [(n, len(students)) for n in range(1, len(students) + 1)]
+    workers = {r.worker for r in batch["results"]}
     assert 1 <= len(workers) <= 2 and os.getpid() not in workers, workers
+    assert [d for _, d, _ in both["sequential"]["seen"]] == list(range(1, len(STUDENTS) + 1))
     assert {r.worker for r in both["sequential"]["results"]} == {os.getpid()}
 
 
@@ -105,15 +103,19 @@ def test_interleave_spreads_assignments():
 
 
 def test_regrading_keeps_the_graders_manual_scores(both):
-    """A manual score entered by a grader survives a parallel regrade (workers merge only what autograding writes)."""
+    """A manual score entered by a grader survives a parallel regrade (workers merge only what autograding writes).
+
+    It regrades in the sequential run's course (whose dump was taken already): the toy class's course stays
+    as its run left it for the other tests."""
     from nbgrader.api import Gradebook
 
-    course = both["parallel"]["course"]
+    course = both["sequential"]["course"]
     with Gradebook(course.db_url, course.course_id) as gb:
         grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
         grade.manual_score = 1.5
         gb.db.commit()
-    results = {r.student: r for r in _grade(both["engine"], course, [Task(ASSIGNMENT, "dmitri"), Task(ASSIGNMENT, "ana")])}
+    results = {r.student: r for r in grade_tasks(course, [Task(ASSIGNMENT, "dmitri"), Task(ASSIGNMENT, "ana")],
+                                                 workers=2, time_limit=300)}
     with Gradebook(course.db_url, course.course_id) as gb:
         grade = gb.find_grade("test_gives_up", ASSIGNMENT, ASSIGNMENT, "dmitri")
         assert grade.manual_score == 1.5 and grade.auto_score == 0 and grade.needs_manual_grade
@@ -122,7 +124,7 @@ def test_regrading_keeps_the_graders_manual_scores(both):
     assert results["ana"].score == 8
 
 
-def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monkeypatch, caplog, runs):
+def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monkeypatch, caplog, both):
     """A worker that cannot grade (a lost disk, a missing package) costs time, not grades: the task is
     graded again in this process, marked so, and the reason is said once, with how many tasks it hit."""
     from distributed import Client, LocalCluster
@@ -141,7 +143,7 @@ def test_a_task_that_fails_on_a_dask_worker_is_graded_again_here(tmp_path, monke
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
             Client(cluster, set_as_default=False) as client:
         results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in students], client=client)
-    expected = {r.student: r.score for r in runs["sequential"]["results"] if r.student in students}
+    expected = {r.student: r.score for r in both["sequential"]["results"] if r.student in students}
     assert {r.student: r.score for r in results} == expected
     assert all("regraded" in [p.kind for p in r.problems] for r in results)
     assert all(r.worker == os.getpid() for r in results)
