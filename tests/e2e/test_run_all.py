@@ -28,7 +28,8 @@ def on_kernel(checkout: Path, lesson: str, version: str) -> str:
     """A copy of the lesson beside it (same folder: relative links and files still resolve)
     whose metadata names the kernel of ``version``; returns its path in the checkout."""
     src = checkout / "course" / lesson
-    nb = nbformat.read(src, as_version=4)
+    # From the repository, not the server's copy: other browser tests run and save lessons there.
+    nb = nbformat.read(REPO / "course" / lesson, as_version=4)
     nb.metadata["kernelspec"] = {"name": kernel_name(version), "language": "python",
                                  "display_name": f"Python {version}"}
     name = f"{src.stem}-py{version}.ipynb"
