@@ -101,6 +101,51 @@ MODES = {  # mode: (its label, the grade command's workers; None = all cores)
 }
 
 
+class TreeCPU:
+    """CPU seconds used by this process and every process it starts (workers, kernels, clean rooms).
+
+    A figure that other work on a shared machine does not change, unlike wall time: a thread
+    samples every descendant's CPU time every ``interval`` seconds and keeps each one's last
+    reading (a process that lives less than ``interval`` is missed); the sampling's own CPU
+    time is left out.
+    """
+
+    def __init__(self, interval: float = 0.2) -> None:
+        import threading
+
+        self.interval, self.seen = interval, {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _sample(self) -> None:
+        import psutil
+
+        me = psutil.Process()
+        for proc in [me, *me.children(recursive=True)]:
+            try:
+                t = proc.cpu_times()
+                self.seen[(proc.pid, proc.create_time())] = t.user + t.system
+            except psutil.Error:
+                pass
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+        self.own = time.thread_time()  # the sampling's own cost, left out of the figure
+
+    def __enter__(self) -> TreeCPU:
+        self._sample()
+        self.start = dict(self.seen)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        self.seconds = sum(v - self.start.get(k, 0.0) for k, v in self.seen.items()) - self.own
+
+
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     """One class graded one at a time, on a Dask LocalCluster (`make grade`'s default) and by a process pool."""
     from .grade import grading_settings, make_course, task_time_limit
@@ -135,13 +180,16 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
                 label, n = MODES[mode]
                 print(f"  round {round_}, {label}... ", end="", flush=True)
                 started = time.perf_counter()
-                results = grade_tasks(course, tasks, n or workers, time_limit=task_time_limit(course))
+                with TreeCPU() as cpu:
+                    results = grade_tasks(course, tasks, n or workers, time_limit=task_time_limit(course))
                 seconds = time.perf_counter() - started
                 spread = _spread(results)
-                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread})  [{load()}]",
+                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread}); "
+                      f"CPU {cpu.seconds:.1f} s, {cpu.seconds / len(tasks):.2f} s per submission  [{load()}]",
                       flush=True)
-                run = runs.setdefault(mode, {"times": [], "scores": None, "same": True, "per_worker": []})
+                run = runs.setdefault(mode, {"times": [], "scores": None, "same": True, "per_worker": [], "cpu": []})
                 run["times"].append(round(seconds, 2))
+                run["cpu"].append(round(cpu.seconds, 2))
                 run["per_worker"].append(spread)
                 scores = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
                 run["same"] = run["same"] and (run["scores"] is None or run["scores"] == scores)
@@ -155,6 +203,13 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
           + ", ".join(f"{MODES[m][0]} {len(tasks) / best[m]:.2f}" for m in MODES))
     print(f"  Dask LocalCluster vs one at a time: {ratio['dask_vs_sequential']:.2f}x "
           f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.8x on 2 cores)")
+    cpu = {mode: min(run["cpu"]) for mode, run in runs.items()}
+    print(f"  CPU seconds (this process and all it started; the machine's other work does not count): "
+          + ", ".join(f"{MODES[m][0]} {cpu[m]:.0f} s" for m in MODES)
+          + f"; the Dask run's own cost: {cpu['dask'] - cpu['sequential']:+.0f} s (cluster, workers' warm-up, merging)")
+    print(f"  estimate for an idle machine (one at a time keeps one core busy, Dask keeps {workers}): "
+          f"{cpu['sequential']:.0f} s vs {cpu['dask'] / workers:.0f} s, "
+          f"{cpu['sequential'] / (cpu['dask'] / workers):.2f}x")
     print(f"  scores identical in every run: {'yes' if identical else 'NO'}")
     if not identical:
         for mode, run in runs.items():
@@ -166,6 +221,7 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     return {"submissions": len(tasks), "workers": workers, "sandboxed": sandboxed,
             **{f"{mode}_seconds": run["times"] for mode, run in runs.items()},
             **{f"{mode}_per_worker": run["per_worker"] for mode, run in runs.items()},
+            **{f"{mode}_cpu_seconds": run["cpu"] for mode, run in runs.items()},
             **ratio, "dask_vs_sequential_per_round": per_round, "identical_scores": identical}
 
 
