@@ -11,6 +11,8 @@ A version with no interpreter on this machine is skipped, saying so.
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import nbformat
@@ -55,6 +57,25 @@ def problems(path: Path) -> list[str]:
     return found
 
 
+def until_last_cell_ran(lab, nb: Notebook, timeout: float) -> None:
+    """Wait until the last code cell has its execution count, or the kernel has stayed idle for
+    5 s short of it (Run All stopped at an error). The status bar alone can read idle between two
+    cells, and off-screen cells are not rendered, so the last cell is scrolled into view."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline:
+        last = nb.panel.locator(".jp-Cell.jp-CodeCell").last
+        last.evaluate("e => e.scrollIntoView({block: 'center'})")
+        if re.search(r"\[\d+\]", last.locator(".jp-InputPrompt").text_content() or ""):
+            nb.wait_idle(timeout=60)
+            return
+        kernels = lab.server.api("GET", "/api/kernels") or []
+        quiet = quiet + 1 if all(k.get("execution_state") == "idle" for k in kernels) else 0
+        if quiet >= 10:
+            return
+        lab.page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize(("version", "lesson"), CASES, ids=[f"py{v}-{lesson[:2]}" for v, lesson in CASES])
 def test_run_all_executes_every_cell(lab, version, lesson):
     """Run ▸ Run All Cells runs every code cell of the lesson on this Python, with no unexpected error."""
@@ -67,6 +88,7 @@ def test_run_all_executes_every_cell(lab, version, lesson):
     running = {s["kernel"]["name"] for s in kernel if s.get("path", "").endswith(Path(rel).name)}
     assert running == {kernel_name(version)}, f"{rel} runs on kernels {running}, not {kernel_name(version)}"
     nb.run_all(timeout=240)
+    until_last_cell_ran(lab, nb, timeout=240)
     nb.save()
     lab.shot("ran")
     found = problems(lab.server.checkout / rel)
