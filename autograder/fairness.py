@@ -37,6 +37,7 @@ from .course import CATALOGUE, SOLUTIONS, assignments
 from .engine import Course
 from .results import SubmissionResult
 from .testcells import replace_answer
+from .translations import assignment_language, english_assignment
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
@@ -53,29 +54,46 @@ class Variant:
     expect: str = ""
 
     @classmethod
-    def load(cls, path: Path) -> Variant:
+    def load(cls, path: Path, language: str = "en") -> Variant:
+        """The implementation in ``path``; ``expect`` in ``language`` (``# expect-es:`` for Spanish)."""
         text = path.read_text()
         header: dict[str, str] = {}
         for line in text.splitlines():
             if not line.startswith("#"):
                 break
             key, _, value = line.lstrip("# ").partition(":")
-            if key.strip() in {"cell", "mistake", "expect"}:
+            if key.strip() in {"cell", "mistake", "expect", "expect-es"}:
                 header[key.strip()] = value.strip()
         kind = path.stem.split("_", 1)[0]
         if kind not in {"wrong", "right"}:
             raise ValueError(f"{path}: catalogue files are named wrong_*.py or right_*.py")
         if "cell" not in header:
             raise ValueError(f"{path}: the first lines must name the answer cell ('# cell: <grade_id>')")
-        if kind == "wrong" and not header.get("expect"):
-            raise ValueError(f"{path}: a wrong implementation must say what the feedback names ('# expect: ...')")
-        return cls(path.stem, kind, header["cell"], text, header.get("mistake", ""), header.get("expect", ""))
+        expect_key = "expect" if language == "en" else f"expect-{language}"
+        if kind == "wrong" and not header.get(expect_key):
+            raise ValueError(f"{path}: a wrong implementation must say what the feedback names "
+                             f"in the {language} edition ('# {expect_key}: ...')")
+        return cls(path.stem, kind, header["cell"], text, header.get("mistake", ""), header.get(expect_key, ""))
+
+
+def catalogue_folder(assignment: str, folder: Path = CATALOGUE) -> Path:
+    """Where an assignment's catalogue lives: both editions of an assignment share the English one's."""
+    return folder / english_assignment(assignment)
+
+
+def has_catalogue(assignment: str, folder: Path = CATALOGUE) -> bool:
+    return catalogue_folder(assignment, folder).is_dir()
 
 
 def catalogue(assignment: str, folder: Path = CATALOGUE) -> list[Variant]:
-    """Every catalogued implementation for an assignment, wrong ones first."""
-    paths = sorted((folder / assignment).glob("*.py"))
-    return sorted((Variant.load(p) for p in paths), key=lambda v: (v.kind != "wrong", v.name))
+    """Every catalogued implementation for an assignment, wrong ones first.
+
+    A Spanish assignment (``05_retry_with_backoff_es``) is proven on the same answers as the
+    English one, each wrong answer judged by its ``# expect-es:`` line.
+    """
+    paths = sorted(catalogue_folder(assignment, folder).glob("*.py"))
+    language = assignment_language(assignment)
+    return sorted((Variant.load(p, language) for p in paths), key=lambda v: (v.kind != "wrong", v.name))
 
 
 def solution_code(source_cell: str) -> str:
@@ -179,7 +197,7 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (sys.argv[1:] if argv is None else argv) or [a for a in assignments() if (CATALOGUE / a).is_dir()]
+    names = (sys.argv[1:] if argv is None else argv) or [a for a in assignments() if has_catalogue(a)]
     bad = 0
     with tempfile.TemporaryDirectory(prefix="fairness-") as tmp:
         proven = prove_all(names, Path(tmp))

@@ -12,9 +12,12 @@ from __future__ import annotations
 import pytest
 
 from autograder.course import assignments
-from autograder.fairness import CATALOGUE, Verdict, catalogue, prove_all
+from autograder.fairness import Verdict, catalogue, has_catalogue, prove_all
+from autograder.translations import english_assignment
 
-GRADED = [a for a in assignments() if (CATALOGUE / a).is_dir()]
+GRADED = [a for a in assignments() if has_catalogue(a)]
+#: The Spanish editions (05_retry_with_backoff_es): proven on the English edition's catalogue.
+SPANISH = [a for a in GRADED if english_assignment(a) != a]
 CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
@@ -111,3 +114,20 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
     for name, verdict in verdicts(assignment).items():
         ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, DIFFERS, UNFINISHED, SUSPICIOUS)]
         assert not ours, f"{assignment}/{name}: {ours}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", SPANISH)
+def test_both_editions_score_every_answer_the_same(verdicts, assignment):
+    """The same answer code scores the same in the Spanish and the English edition, test by test."""
+    english, spanish = verdicts(english_assignment(assignment)), verdicts(assignment)
+    assert spanish.keys() == english.keys()
+    differ = []
+    for name, en in english.items():
+        es = spanish[name]
+        en_failed = sorted(t.grade_id for t in en.result.failed)
+        es_failed = sorted(t.grade_id for t in es.result.failed)
+        if (en.result.score, en.result.max_score, en_failed) != (es.result.score, es.result.max_score, es_failed):
+            differ.append(f"{name}: English {en.result.score:g}/{en.result.max_score:g} failing {en_failed}, "
+                          f"Spanish {es.result.score:g}/{es.result.max_score:g} failing {es_failed}")
+    assert not differ, f"{assignment} grades answers differently from {english_assignment(assignment)}: {differ}"

@@ -1,0 +1,151 @@
+"""The Spanish edition stays in step with the English one (autograder.translations).
+
+The first tests check the course itself; the others prove, on small notebooks built
+here, that the check catches each way a translation goes out of step.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from autograder.course import ROOT, assignments
+from autograder.translations import KEY, check, check_pair, pairs, source_hash, stamp
+
+
+def test_the_spanish_edition_is_in_step_with_the_english_one():
+    """Every Spanish cell translates the current English cell: the check names each one that does not."""
+    problems = check()
+    assert not problems, "\n" + "\n".join(map(str, problems))
+
+
+def test_every_lesson_and_exercise_has_a_spanish_edition():
+    english_lessons = sorted(p.name for p in (ROOT / "course").glob("*.ipynb"))
+    spanish_lessons = sorted(p.name for p in (ROOT / "course" / "es").glob("*.ipynb"))
+    assert spanish_lessons == english_lessons, "course/es/ must hold a translation of every notebook of course/"
+    names = assignments()
+    english = [a for a in names if not a.endswith("_es")]
+    missing = [a for a in english if f"{a}_es" not in names]
+    assert not missing, f"assignments without a Spanish edition (solutions/<name>_es/): {missing}"
+
+
+def test_the_check_runs_from_the_command_line():
+    """`python -m autograder.translations check` is what `make translations` runs: exit 0 and a count."""
+    run = subprocess.run([sys.executable, "-m", "autograder.translations", "check"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{len(pairs())} Spanish notebook(s), 0 problem(s)" in run.stdout
+
+
+# --- the check on notebooks built here ------------------------------------------------------
+
+
+ENGLISH = [
+    new_markdown_cell("# Retries\n\nA transient error is worth another try: wait, then call the tool again."),
+    new_code_cell('def greet(name):\n    return f"Hello {name}, you have {len(name)} letters"  # a greeting\n'
+                  'print(greet("Ana"))'),
+    new_code_cell('raise ValueError("Order 4417 was delivered 45 days ago")'),
+]
+SPANISH = [
+    "# Reintentos\n\nUn error transitorio merece otro intento: espera y vuelve a llamar a la herramienta.",
+    'def greet(name):\n    return f"{name}: tienes {len(name)} letras, hola"  # un saludo\nprint(greet("Ana"))',
+    'raise ValueError("El pedido 4417 se entregó hace 45 días")',
+]
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A course folder with one English lesson and its stamped Spanish translation."""
+    (tmp_path / "course" / "es").mkdir(parents=True)
+    english = new_notebook(cells=[nbformat.from_dict(c) for c in ENGLISH])
+    for i, cell in enumerate(english.cells):
+        cell.id = f"cell-{i}"
+    english_path = tmp_path / "course" / "01_lesson.ipynb"
+    nbformat.write(english, english_path)
+    spanish = nbformat.read(english_path, as_version=4)
+    for cell, text in zip(spanish.cells, SPANISH):
+        cell.source = text
+    spanish_path = tmp_path / "course" / "es" / "01_lesson.ipynb"
+    nbformat.write(spanish, spanish_path)
+    stamp(spanish_path, [], every=True, root=tmp_path)
+    return tmp_path, english_path, spanish_path
+
+
+def edit(path: Path, index: int, source: str, **metadata) -> None:
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[index].source = source
+    nb.cells[index].metadata.update(metadata)
+    nbformat.write(nb, path)
+
+
+def test_a_faithful_translation_passes(course):
+    """Translated prose, strings, comments and reordered f-string placeholders are all allowed."""
+    root, english, spanish = course
+    assert pairs(root) == [(english, spanish)]
+    assert check(root) == []
+
+
+def test_a_changed_english_cell_is_named(course):
+    root, english, spanish = course
+    edit(english, 2, 'raise ValueError("Order 4417 was delivered 31 days ago")')
+    problems = check(root)
+    assert len(problems) == 1
+    assert problems[0].cell.startswith("'cell-2' (code: 'raise ValueError")
+    assert "changed in English after it was translated" in problems[0].text
+    # Updating the translation and stamping that cell brings it back in step.
+    edit(spanish, 2, 'raise ValueError("El pedido 4417 se entregó hace 31 días")')
+    assert stamp(spanish, ["cell-2"], root=root) == ["cell-2"]
+    assert check(root) == []
+
+
+def test_stamping_one_cell_does_not_hide_another_stale_one(course):
+    root, english, spanish = course
+    edit(english, 0, "# Retries\n\nTransient errors deserve another try.")
+    edit(english, 2, 'raise ValueError("Order 4417 is too old")')
+    stamp(spanish, ["cell-2"], root=root)
+    assert [p.cell.split()[0] for p in check(root)] == ["'cell-0'"]
+
+
+@pytest.mark.parametrize("code", [
+    'def greet(person):\n    return f"Hola {person}"\nprint(greet("Ana"))',                 # a renamed identifier
+    'def greet(name):\n    return f"Hola {name.upper()}"\nprint(greet("Ana"))',            # code inside a placeholder
+    'def greet(name):\n    return f"Hola {name}"\nprint(greet("Ana"), flush=True)',       # an extra argument
+])
+def test_code_that_differs_beyond_strings_is_caught(course, code):
+    root, _, spanish = course
+    edit(spanish, 1, code)
+    problems = check(root)
+    assert len(problems) == 1 and "only strings and comments may be translated" in problems[0].text
+    assert "'cell-1'" in problems[0].cell
+
+
+def test_untranslated_missing_and_unstamped_cells_are_caught(course):
+    root, english, spanish = course
+    edit(spanish, 0, ENGLISH[0].source)
+    assert any("still the English text" in p.text for p in check(root))
+    edit(spanish, 0, SPANISH[0])
+    nb = nbformat.read(english, as_version=4)
+    nb.cells.append(new_markdown_cell("## Key points\n\nRetry only what can succeed next time."))
+    nb.cells[-1].id = "cell-new"
+    nbformat.write(nb, english)
+    assert any("not translated yet: cell-new" in p.text for p in check(root))
+    nb = nbformat.read(spanish, as_version=4)
+    nb.cells.append(new_markdown_cell("## Puntos clave\n\nReintenta solo lo que puede salir bien."))
+    nb.cells[-1].id = "cell-new"
+    nbformat.write(nb, spanish)
+    assert [p.text for p in check(root)] == [
+        "has no translation hash: translate it, then run "
+        f"`python -m autograder.translations stamp {spanish} cell-new`"]
+
+
+def test_points_and_grade_ids_must_agree(course):
+    root, english, spanish = course
+    nbgrader = {"grade": True, "grade_id": "test_greet", "points": 2, "solution": False, "locked": True}
+    edit(english, 1, ENGLISH[1].source, nbgrader=nbgrader)
+    edit(spanish, 1, SPANISH[1], nbgrader={**nbgrader, "points": 1}, **{KEY: {"en": source_hash(ENGLISH[1].source)}})
+    assert any("nbgrader metadata that differs" in p.text for p in check(root))
