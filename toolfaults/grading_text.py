@@ -16,6 +16,10 @@ does not say the thing (or says something else) is rejected. The course's catalo
 of wrong answers (``autograder/catalogue/``) proves that the tests built on them
 still catch every catalogued mistake.
 
+Every matcher understands English and Spanish alike, with or without accents
+("Inténtalo de nuevo en 2 minutos", "intentalo de nuevo en 2 minutos"), so the same
+answer code is judged the same in both editions of an exercise.
+
 >>> says_all_failed("None of the sources answered: primary_api, mirror_api.")
 True
 >>> says_may_be_stale("Answer from local_cache: a cached copy that may be old.")
@@ -24,12 +28,17 @@ True
 True
 >>> names("Invalid input: Value must be a number.", "value")
 True
+>>> says_when_to_retry("Límite de peticiones: inténtalo de nuevo en 2 minutos.", 120)
+True
+>>> says_all_failed("Ninguna de las fuentes respondió.")
+True
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 __all__ = [
     "names",
@@ -51,12 +60,21 @@ __all__ = [
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                  9: "nine", 10: "ten"}
+_NUMBER_WORDS_ES = {1: "un|una|uno", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+                    8: "ocho", 9: "nueve", 10: "diez"}
 # Within one sentence: no full stop, semicolon or line break in between.
 _SAME_SENTENCE = r"[^.;\n]*?"
 
 
+def _plain(text: str) -> str:
+    """``text`` without accents or tildes ("Inténtalo" -> "Intentalo", "año" -> "ano"); nothing else changes."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def _text(message: object) -> str:
-    return str(message).lower()
+    """The message in lower case and without accents: the patterns below are written that way."""
+    return _plain(str(message).lower())
 
 
 def _any(text: str, patterns: list[str]) -> bool:
@@ -69,7 +87,7 @@ def names(message: object, name: str) -> bool:
     >>> names("Check the From Scale argument", "from_scale"), names("Tool input validation error", "value")
     (True, False)
     """
-    pattern = r"[ _-]?".join(re.escape(part) for part in name.lower().split("_"))
+    pattern = r"[ _-]?".join(re.escape(part) for part in _plain(name.lower()).split("_"))
     return re.search(pattern, _text(message)) is not None
 
 
@@ -80,12 +98,33 @@ def names_error(message: object, error: BaseException) -> bool:
     True
     >>> names_error("The tool failed.", ConnectionError("host unreachable"))
     False
+    >>> names_error("Error de conexión tras 3 intentos.", ConnectionError("host unreachable"))
+    True
     """
     text = _text(message)
     kind = type(error).__name__
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).lower()
-    detail = str(error).strip().strip("'\"").lower()
-    return kind.lower() in text or spaced in text or bool(detail and detail in text)
+    detail = _plain(str(error).strip().strip("'\"").lower())
+    if kind.lower() in text or spaced in text or bool(detail and detail in text):
+        return True
+    spanish = [_KINDS_ES[k.__name__] for k in type(error).__mro__ if k.__name__ in _KINDS_ES]
+    return bool(spanish) and re.search(spanish[0], text) is not None
+
+
+# How a Spanish message names a kind of error ("error de conexión" for ConnectionError); the most
+# specific class of an error's MRO that is listed here is the one its message must name.
+_KINDS_ES = {
+    "ConnectionRefusedError": r"conexion rechazada",
+    "ConnectionResetError": r"conexion (reiniciada|restablecida|cortada|cerrada)",
+    "ConnectionError": r"(error|fallo|problema|falta) de conexion|conexion (fallida|perdida)|sin conexion",
+    "TimeoutError": r"tiempo de espera|(se )?agot\w* (el )?tiempo|tiempo agotado|timeout",
+    "FileNotFoundError": r"(archivo|fichero) no (encontrado|existe)|no (se encontro|existe) el (archivo|fichero)",
+    "PermissionError": r"permiso",
+    "KeyError": r"\bclave\b",
+    "ZeroDivisionError": r"division (por|entre) cero",
+    "ValueError": r"(error|problema) de valor|valor (no valido|invalido|incorrecto)",
+    "TypeError": r"(error|problema) de tipo|tipo (no valido|invalido|incorrecto)",
+}
 
 
 def says_number(message: object, n: int) -> bool:
@@ -93,9 +132,11 @@ def says_number(message: object, n: int) -> bool:
 
     >>> says_number("Gave up after three attempts.", 3), says_number("Gave up after 13 attempts.", 3)
     (True, False)
+    >>> says_number("Me rendí tras tres intentos.", 3)
+    True
     """
-    word = _NUMBER_WORDS.get(n)
-    pattern = rf"(?<![\d.]){n}(?!\d|\.\d)" + (rf"|\b{word}\b" if word else "")
+    word = "|".join(w for w in (_NUMBER_WORDS.get(n), _NUMBER_WORDS_ES.get(n)) if w)
+    pattern = rf"(?<![\d.])(?<!\d,){n}(?!\d|[.,]\d)" + (rf"|\b({word})\b" if word else "")
     return re.search(pattern, _text(message)) is not None
 
 
@@ -103,10 +144,19 @@ _NUMBER = r"(?:\d{1,3}(?:[,\u202f\u00a0]\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:e[+-]?\d+
 
 
 def _numbers(text: str, signed: bool = False) -> set[float]:
-    """Every number written in ``text`` ("1,000" and "1 000" are one thousand; "-100" is negative if ``signed``)."""
+    """Every number written in ``text`` ("1,000" and "1 000" are one thousand; "-100" is negative if ``signed``).
+
+    A number is read the English way and the Spanish way ("1.000" one thousand, "0,75" three quarters):
+    the set holds both readings.
+    """
     text = re.sub(r"\b(\d{1,3})((?: \d{3})+)\b", lambda m: m.group().replace(" ", ""), text)
     pattern = (r"(-\s?)?" if signed else "") + _NUMBER
-    return {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, text)}
+    found = {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, text)}
+    spanish = re.sub(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,]|\.\d)", lambda m: m.group().replace(".", ""), text)
+    spanish = re.sub(r"(?<![\d.,])(\d+),(\d+)(?![\d.,]|,\d)", r"\1.\2", spanish)
+    if spanish != text:
+        found |= {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, spanish)}
+    return found
 
 
 def says_when_to_retry(message: object, seconds: float) -> bool:
@@ -114,11 +164,13 @@ def says_when_to_retry(message: object, seconds: float) -> bool:
 
     "try again in 120 s", "retry after 120.0 seconds", "wait 2 minutes" and
     "Retry-After: 120000 ms" all say it for 120 s; "try again later" alone does not say when.
+    Spanish alike: "inténtalo de nuevo en 2 minutos", "reintenta en 120 segundos", "espera 45 s";
+    "inténtalo más tarde" alone does not say when.
 
     >>> says_when_to_retry("Busy: wait 45 seconds before the next call.", 45)
     True
-    >>> says_when_to_retry("Busy: try again later.", 45)
-    False
+    >>> says_when_to_retry("Busy: try again later.", 45), says_when_to_retry("Ocupado: inténtalo más tarde.", 45)
+    (False, False)
     """
     text = re.sub(r"(\d)([a-z])", r"\1 \2", _text(message))  # "2min" -> "2 min"
     numbers = _numbers(text)
@@ -130,15 +182,21 @@ def says_when_to_retry(message: object, seconds: float) -> bool:
         return True
     if re.search(r"\bmin", text) and any(close(n, seconds / 60) for n in numbers):
         return True
-    if re.search(r"\bms\b|millisecond", text) and any(close(n, seconds * 1000) for n in numbers):
+    if re.search(r"\bms\b|millisecond|milisegundo", text) and any(close(n, seconds * 1000) for n in numbers):
         return True
     return False
+
+
+_FAILED_ES = (r"(fall|no (esta|estan|estaba|estaban) disponible|no disponible|caid|caer|error|inaccesible|inalcanzable|"
+              r"no (pud|se pud|pued|respond|contest|funcion|dio|dieron)|sin respuesta|agot|rechaz|me rendi|se rindi)")
 
 
 def says_all_failed(message: object) -> bool:
     """The message says that every source failed (no source gave an answer).
 
     >>> [says_all_failed(m) for m in ("All sources failed.", "No source could answer.", "mirror_api failed.")]
+    [True, True, False]
+    >>> [says_all_failed(m) for m in ("Fallaron todas las fuentes.", "Ninguna fuente respondió.", "Falló mirror_api.")]
     [True, True, False]
     """
     text = _text(message)
@@ -152,6 +210,15 @@ def says_all_failed(message: object) -> bool:
         r"\bno (answer|result|data)\b",
         r"\bnothing (answered|worked)\b",
         rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
+        # Spanish: "todas las fuentes fallaron", "fallaron todas", "ninguna fuente respondió"...
+        rf"\b(todas?|todos?|cada)\b{_SAME_SENTENCE}{_FAILED_ES}",
+        rf"{_FAILED_ES}{_SAME_SENTENCE}\b(todas?|todos?|cada una|cada uno)\b",
+        r"\bningun[oa]?\b(?! (aviso|problema|error|fallo)\b)",
+        rf"{_FAILED_ES}{_SAME_SENTENCE}\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer)",
+        rf"\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer){_SAME_SENTENCE}{_FAILED_ES}",
+        r"\bno (hay|hubo|se obtuvo|obtuve|obtuvimos|tengo|tenemos|se pudo obtener|pude obtener) (ninguna |una )?(respuesta|resultado|dato)",
+        r"\bsin (respuesta|resultados?|datos)\b",
+        r"\bnada (respondio|funciono|contesto)\b",
     ])
 
 
@@ -160,6 +227,8 @@ def says_may_be_stale(message: object) -> bool:
 
     >>> [says_may_be_stale(m) for m in ("This may be outdated.", "Served from cache, may be old.", "Answer from api.")]
     [True, True, False]
+    >>> [says_may_be_stale(m) for m in ("Puede estar desactualizada.", "Copia de la caché.", "Respuesta de api.")]
+    [True, True, False]
     """
     return _any(_text(message), [
         r"stale", r"outdated", r"out[ -]of[ -]date", r"\bcached\b", r"\bfrom (the |a |its )?cache\b",
@@ -167,6 +236,13 @@ def says_may_be_stale(message: object) -> bool:
         r"\bold (data|answer|copy|result|information|info)\b",
         r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest)",
         r"(may|might|could) (have changed|no longer be)",
+        # Spanish: "puede estar desactualizada", "copia en caché", "datos antiguos"...
+        r"desactualizad", r"obsolet", r"caducad", r"\bcacheado", r"\b(en|desde) (la |una |su )?cache\b",
+        r"\bde (la |una |su )?cache\b(?!\s*(\(|:|fallo|ha fallado|no respond|tambien fallo))",
+        r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) (viej|antigu|desactualiz|obsolet|caducad)",
+        r"\b(datos|respuesta|copia|resultado|informacion|valor)e?s? (viej|antigu)",
+        r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo))",
+        r"\b(puede|podria|pudo)( que)? (haber cambiado|haya cambiado|ya no (sea|este))",
     ])
 
 
@@ -175,11 +251,19 @@ def says_internal_failure(message: object) -> bool:
 
     >>> [says_internal_failure(m) for m in ("Internal error in web_search.", "web_search crashed.", "Bad input.")]
     [True, True, False]
+    >>> [says_internal_failure(m) for m in ("Error interno en web_search.", "web_search se colgó.", "Entrada no válida.")]
+    [True, True, False]
     """
     return _any(_text(message), [
         r"internal", r"crash", r"\bbug\b", r"\bbroke", r"server[- ]side",
         r"\b(in|inside|within) (the|this|that) tool\b(?! call)", r"\btool itself\b",
         r"\bon (its|our|the tool's|the service's) (own )?side\b",
+        # Spanish: "error interno", "la herramienta se colgó", "fallo dentro de la herramienta"...
+        r"\bintern[oa]s?\b", r"\binternamente\b", r"\bfallo propio\b",
+        r"\bse (rompio|colgo|cayo|estrello|bloqueo)\b", r"\bdel (lado del )?servidor\b",
+        r"\b(en|dentro de) (la|esta|esa) (herramienta|tool)\b", r"\b(la )?(propia herramienta|herramienta misma|herramienta en si)\b",
+        r"\b(de|por|en) (su|nuestro|nuestra) (propio |propia )?(lado|parte)\b",
+        r"\bdel lado de (la herramienta|el servicio|la api)\b", r"\bdel lado del servicio\b",
     ])
 
 
@@ -188,12 +272,25 @@ def says_not_the_arguments(message: object) -> bool:
 
     >>> says_not_the_arguments("This is not a problem with your arguments."), says_not_the_arguments("Invalid arguments.")
     (True, False)
+    >>> says_not_the_arguments("Tus argumentos están bien."), says_not_the_arguments("Argumentos no válidos.")
+    (True, False)
     """
     args = r"\b(argument|arguments|parameter|parameters|input|inputs|args|values)\b"
     fine = r"\b(fine|ok|okay|correct|valid|right|good|not (the )?(problem|issue|cause|reason)|not to blame|are not|aren't|is not|isn't|were not|weren't|was not|wasn't|(won't|will not|would not|wouldn't|does not|doesn't|cannot|can't) help)\b"
+    args_es = r"\b(argumentos?|parametros?|entradas?|valores|datos de entrada|args)\b"
+    fine_es = (r"((?<!\bno )\b(son|estan|eran|estaban|parecen|es|esta|era|estaba) (correct[oa]s?|valid[oa]s?|bien)\b"
+               r"|\bno (son|es|eran|era|fueron|fue) (el|la|lo) (problema|causa|motivo|que fallo)"
+               r"|\bno tienen? (la )?culpa|\bno (tienen?|tiene) nada que ver"
+               r"|\bno (ayudara|ayudaria|servira|serviria|va a (ayudar|servir|cambiar|arreglar)|cambiara|cambiaria|arreglara|arreglaria|resolvera|resolveria)\b"
+               r"|\bda igual\b)")
     return _any(_text(message), [
         rf"{args}{_SAME_SENTENCE}{fine}",
         rf"\b(not|n't|nothing to do with|no problem with|nothing wrong with|unrelated to|regardless of|whatever the)\b{_SAME_SENTENCE}{args}",
+        # Spanish: "no es un problema de tus argumentos", "los argumentos están bien"...
+        rf"{args_es}{_SAME_SENTENCE}{fine_es}",
+        rf"\b(no (es|son|era|fue|se debe a|viene de|tiene que ver con|esta en|depende de)|nada que ver con|ningun problema con"
+        rf"|nada malo (con|en)|independientemente de|sea cual sea|sean cuales sean|sin importar|no importa"
+        rf"|no (reintentes|pruebes|intentes|lo intentes|vuelvas a intentarlo|la llames|lo llames) con otr[oa]s)\b{_SAME_SENTENCE}{args_es}",
     ])
 
 
@@ -202,10 +299,17 @@ def says_no_result(message: object) -> bool:
 
     >>> [says_no_result(m) for m in ("(no result)", "The tool returned nothing.", "None")]
     [True, True, False]
+    >>> [says_no_result(m) for m in ("(sin resultado)", "La herramienta no devolvió nada.", "Ninguno")]
+    [True, True, False]
     """
     return _any(_text(message), [
         r"\bno (result|results|data|output|content|value|answer|records|matches)\b", r"\bempty\b", r"\bnothing\b",
         r"\breturned none\b", r"\bdid ?n[o']t return\b", r"\bwithout (a |any )?(result|output|value)\b",
+        # Spanish: "(sin resultado)", "no devolvió nada", "resultado vacío", "no hay registros"...
+        r"\bsin (ningun )?(resultados?|datos|salida|contenido|valor|respuesta|registros?|coincidencias)\b",
+        r"\bno (hay|hubo|habia|existe|existen|se (encontr|obtuvo|halla)\w*|encontr\w*|devolvio|devuelve|dio|produjo|tiene)\b"
+        r"[^.;\n]{0,30}?\b(resultados?|datos|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
+        r"\bvaci[oa]s?\b", r"\bnada\b",
     ])
 
 
@@ -214,10 +318,17 @@ def says_do_not_repeat(message: object) -> bool:
 
     >>> says_do_not_repeat("Do not call it again with these arguments."), says_do_not_repeat("Unknown city.")
     (True, False)
+    >>> says_do_not_repeat("No vuelvas a llamarla con estos argumentos."), says_do_not_repeat("Ciudad desconocida.")
+    (True, False)
     """
     return _any(_text(message), [
         r"repeat", r"\bagain\b", r"\bretry", r"\bsame (call|arguments|args|request|input|parameters)\b",
         r"\bstop (calling|trying)\b", r"\bblocked\b", r"\bno more (attempts|calls|tries)\b",
+        # Spanish: "no la repitas", "no vuelvas a llamarla", "no reintentes", "bloqueada"...
+        r"repet|repit", r"\bde nuevo\b", r"\botra vez\b", r"\breintent",
+        r"\bvuelv\w* a (llamar|intentar|probar|ejecutar|pedir|invocar|usar)",
+        r"\b(mism[oa]s?) (llamada|argumentos|parametros|peticion|solicitud|entrada|valores)\b",
+        r"\b(deja|dejes|dejar) de (llamar|intentar|probar)", r"\bbloquead", r"\bno (mas|hay mas) (intentos|llamadas)\b",
     ])
 
 
@@ -226,11 +337,18 @@ def says_not_confirmed(message: object) -> bool:
 
     >>> [says_not_confirmed(m) for m in ("Unconfirmed: check the outbox.", "It may or may not have happened.", "Sent.")]
     [True, True, False]
+    >>> [says_not_confirmed(m) for m in ("Sin confirmar: revisa la bandeja.", "No sé si se envió.", "Enviado.")]
+    [True, True, False]
     """
     return _any(_text(message), [
         r"confirm", r"verif", r"uncertain", r"unknown (whether|if)", r"unclear (whether|if)",
         r"(do ?n[o']t|does ?n[o']t|can't|can ?not|could ?n[o']t|no way to) (know|tell|say|be sure)",
         r"not (be )?(sure|certain)", r"(may|might) or (may|might) not", r"(may|might) (already )?have (happened|been|gone)",
+        # Spanish: "no se pudo confirmar", "no sé si se envió", "puede que se haya enviado o no"...
+        r"incierto", r"incertidumbre", r"\b(se )?desconoce si\b", r"\bno se sabe si\b", r"\bno (esta|queda|es) claro\b",
+        r"\bno (lo |la )?(se|sabemos|sabe|puedo|podemos|pude|pudimos|se puede|se pudo|hay (forma|manera) de) (saber|asegurar|decir|estar segur\w*|si)\b",
+        r"\bno (estoy|estamos|es|esta) segur", r"\bsin saber si\b",
+        r"\b(puede|podria|pudo) (o no )?(haber(se)?|que (ya )?(se )?haya)\b", r"\bo no\b",
     ])
 
 
@@ -239,10 +357,16 @@ def says_not_repeated(message: object) -> bool:
 
     >>> says_not_repeated("It was not retried."), says_not_repeated("I did not send it a second time."), says_not_repeated("Done.")
     (True, True, False)
+    >>> says_not_repeated("No se reintentó."), says_not_repeated("No lo volví a enviar."), says_not_repeated("Hecho.")
+    (True, True, False)
     """
     return _any(_text(message), [
         r"repeat", r"\bretr(y|ied|ying)\b", r"\bagain\b", r"\bre-?(send|sent|run|ran|tried|attempt)", r"second time",
         r"\btwice\b", r"duplicat", r"one more time",
+        # Spanish: "no lo repetí", "no se reintentó", "no lo volví a enviar", "para no duplicarlo"...
+        r"repet|repit", r"\breintent", r"\bde nuevo\b", r"\botra vez\b", r"\breenvi",
+        r"\bvolv\w* a (enviar|ejecutar|intentar|mandar|llamar|probar|hacer)", r"\bsegunda vez\b", r"\bdos veces\b",
+        r"duplic", r"\buna vez mas\b",
     ])
 
 
@@ -251,11 +375,18 @@ def says_limit_reached(message: object) -> bool:
 
     >>> says_limit_reached("Stopped: too many steps."), says_limit_reached("The answer is 68.")
     (True, False)
+    >>> says_limit_reached("Me detuve: límite de iteraciones."), says_limit_reached("La respuesta es 68.")
+    (True, False)
     """
     return _any(_text(message), [
         r"limit", r"max(imum)?[ _]?(number of )?(iterations|steps|turns|calls|rounds)", r"too many",
         r"ran out of", r"out of (iterations|steps|turns|rounds)", r"exhausted", r"budget",
         r"(gave up|stopped) after \d+", r"after \d+ (iterations|steps|turns|rounds|model calls)",
+        # Spanish: "límite de iteraciones", "demasiados pasos", "se agotaron las iteraciones"...
+        r"max(imo)?[ _]?(numero )?(de )?(iteraciones|pasos|turnos|llamadas|rondas|vueltas)", r"demasiad[oa]s",
+        r"agot", r"se (acabaron|terminaron) (las |los )?(iteraciones|pasos|turnos|rondas|vueltas)", r"presupuesto",
+        r"(me detuve|se detuvo|detenid[oa]|parad[oa]|me rendi|se rindio|abandon\w*|pare) (tras|despues de|al cabo de) \d+",
+        r"(tras|despues de|al cabo de) \d+ (iteraciones|pasos|turnos|rondas|vueltas|llamadas)",
     ])
 
 
@@ -263,6 +394,8 @@ def says_allowed_scales(message: object) -> bool:
     """The message says the allowed scales are C and F (letters, quoted or not, or the names).
 
     >>> [says_allowed_scales(m) for m in ("Use 'C' or 'F'.", "scale must be celsius or fahrenheit", "Unknown scale 'CF'.")]
+    [True, True, False]
+    >>> [says_allowed_scales(m) for m in ("Usa 'C' o 'F'.", "la escala debe ser celsius o fahrenheit", "Escala 'K' desconocida.")]
     [True, True, False]
     """
     text = _text(message)
@@ -276,7 +409,9 @@ def names_range(message: object, low: float, high: float) -> bool:
 
     >>> names_range("value must be between −100 and 1,000", -100, 1000), names_range("out of range", -100, 1000)
     (True, False)
+    >>> names_range("el valor debe estar entre −100 y 1.000", -100, 1000), names_range("fuera de rango", -100, 1000)
+    (True, False)
     """
-    text = re.sub(r"[−–]", "-", _text(message)).replace("minus ", "-")
+    text = re.sub(r"[−–]", "-", _text(message)).replace("minus ", "-").replace("menos ", "-")
     found = _numbers(text, signed=True)
     return float(low) in found and float(high) in found

@@ -1,0 +1,154 @@
+"""toolfaults.grading_text in Spanish: the Spanish editions' tests judge messages with the same matchers.
+
+A Spanish-speaking learner writes "inténtalo de nuevo en 2 minutos" or, on a keyboard
+without accents, "intentalo de nuevo en 2 minutos"; both must pass where the English
+"try again in 2 minutes" passes, and vague or wrong Spanish messages must fail where
+their English counterparts fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolfaults import grading_text as gt
+
+
+def check(matcher, accepted, rejected, *args):
+    wrongly_rejected = [m for m in accepted if not matcher(m, *args)]
+    wrongly_accepted = [m for m in rejected if matcher(m, *args)]
+    assert not wrongly_rejected, f"{matcher.__name__} rejects: {wrongly_rejected}"
+    assert not wrongly_accepted, f"{matcher.__name__} accepts: {wrongly_accepted}"
+
+
+def without_accents(messages):
+    table = str.maketrans("áéíóúüñÁÉÍÓÚÜÑ", "aeiouunAEIOUUN")
+    return [m.translate(table) for m in messages]
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("Inténtalo de nuevo en 2 minutos.", 120), ("intentalo de nuevo en 2 minutos", 120),
+    ("Reintenta en 120 segundos.", 120), ("espera 45 s", 45), ("Espera 45 segundos antes de volver a llamar.", 45),
+    ("Límite de peticiones: vuelve a intentarlo dentro de 2 min.", 120), ("Retry-After: 120000 milisegundos", 120),
+    ("reintenta en 0,75 minutos", 45), ("Espera 1.200 segundos", 1200), ("espera 2,5 s", 2.5),
+    ("El servicio pidió esperar 45 s (más que max_delay 2,5 s): inténtalo en 45 segundos.", 45),
+])
+def test_when_to_retry_accepts_spanish(message, seconds):
+    assert gt.says_when_to_retry(message, seconds)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("Inténtalo más tarde.", 120), ("intentalo mas tarde", 120), ("Demasiadas peticiones (max_delay es 30 s).", 120),
+    ("espera 1200 s", 120), ("reintenta en 2 segundos", 120), ("espera 12 s", 120), ("vuelve a intentarlo luego", 45),
+])
+def test_when_to_retry_rejects_vague_or_wrong_spanish(message, seconds):
+    assert not gt.says_when_to_retry(message, seconds)
+
+
+def test_all_failed_spanish():
+    accepted = [
+        "Fallaron las 3 fuentes: primary_api (ConnectionError), mirror_api, local_cache.",
+        "Todas las fuentes fallaron.", "fallaron todas las fuentes", "Ninguna de las fuentes respondió.",
+        "Ninguna fuente pudo responder.", "No se pudo obtener respuesta de ninguna fuente (primary_api, mirror_api).",
+        "Sin respuesta: primary_api, mirror_api y local_cache están caídas.",
+        "Cada una de primary_api, mirror_api y local_cache dio error.",
+        "Probé primary_api, mirror_api, local_cache: todas fallaron.",
+        "Ningún proveedor respondió.",
+    ]
+    check(gt.says_all_failed, accepted + without_accents(accepted), [
+        "Respuesta de backup_api. Antes fallaron: primary_api, mirror_api.",
+        "primary_api, mirror_api, local_cache", "Fuentes probadas: primary_api, mirror_api, local_cache.",
+        "Respuesta de mirror_api; falló primary_api.",
+    ])
+
+
+def test_may_be_stale_spanish():
+    accepted = [
+        "local_cache es una caché: esta respuesta puede estar desactualizada.", "Esto puede estar obsoleto.",
+        "Datos de local_cache: puede que no estén al día.", "Respuesta servida desde la caché.",
+        "Respuesta en caché; compruébala antes de fiarte.", "Puede que la respuesta no sea actual.",
+        "Este resultado podría haber cambiado desde que se guardó.", "Copia antigua de local_cache.",
+    ]
+    check(gt.says_may_be_stale, accepted + without_accents(accepted), [
+        "Respuesta de primary.", "Respuesta de live_api. Antes falló: cache (ConnectionError).",
+        "Respuesta de live_api; la caché falló antes.",
+    ])
+
+
+def test_names_error_and_number_spanish():
+    error = ConnectionError("search API unreachable")
+    check(gt.names_error, ["ConnectionError: la API no responde", "error de conexión tras 3 intentos",
+                           "Error de conexion tras 3 intentos", "search API unreachable, 3 intentos"],
+          ["web_search falló tras 3 intentos.", "un problema de red"], error)
+    check(gt.names_error, ["Se agotó el tiempo de espera.", "TimeoutError tras 3 intentos"], ["la herramienta falló"],
+          TimeoutError("read timed out"))
+    check(gt.names_error, ["la API no está disponible"], ["la herramienta falló"], ConnectionError("la API no está disponible"))
+    check(gt.names_error, ["la API no esta disponible"], ["la herramienta falló"], ConnectionError("la API no está disponible"))
+    check(gt.says_number, ["tras 3 intentos", "lo intenté tres veces", "Tres intentos fallaron", "(3/3)"],
+          ["tras 13 intentos", "tras 2 intentos", "3,5 s", "sin intentos"], 3)
+
+
+def test_internal_and_not_the_arguments_spanish():
+    check(gt.says_internal_failure, [
+        "web_search falló internamente (RuntimeError).", "Error interno en la herramienta.", "La herramienta se colgó.",
+        "Algo falló dentro de la herramienta.", "Un bug en web_search la detuvo.", "El fallo está del lado de la herramienta.",
+        "Error interno", "Error del servidor.",
+    ], ["Argumentos no válidos en la llamada.", "web_search falló: RuntimeError", "Herramienta desconocida."])
+    accepted = [
+        "No es un problema de los argumentos.", "Tus argumentos estaban bien.", "La entrada es válida; la herramienta se rompió.",
+        "No tiene nada que ver con los parámetros que enviaste.", "No reintentes con otros argumentos.",
+        "Cambiar los argumentos no ayudará.", "Los argumentos son correctos.",
+    ]
+    check(gt.says_not_the_arguments, accepted + without_accents(accepted), [
+        "Argumentos no válidos para web_search: corrígelos y vuelve a llamarla.", "web_search falló (RuntimeError).",
+        "Los argumentos no son válidos.", "Los argumentos son incorrectos.", "Los argumentos no son correctos.",
+    ])
+
+
+def test_no_result_and_do_not_repeat_spanish():
+    check(gt.says_no_result, ["(sin resultado)", "La herramienta no devolvió nada.", "Resultado vacío.", "Sin datos.",
+                              "La herramienta se ejecutó pero no devolvió ningún resultado.", "[sin salida]",
+                              "No hay registro en esa fecha.", "no hay registros"],
+          ["None", "null", "''", "Hecho.", "Ninguno"])
+    accepted = ["No repitas esta llamada.", "No la vuelvas a llamar.", "Deja de llamar a get_weather.",
+                "Bloqueada: esta misma llamada ya falló dos veces.", "No reintentes: falló dos veces.",
+                "No la llames otra vez con los mismos argumentos."]
+    check(gt.says_do_not_repeat, accepted + without_accents(accepted),
+          ["Ciudad desconocida 'Atlantis'. Ciudades conocidas: Madrid, Tokio.", "get_weather falló."])
+
+
+def test_uncertain_write_spanish():
+    accepted = [
+        "No se pudo confirmar la acción.", "send_email no está confirmado.", "No sé si llegó a enviarse.",
+        "No puedo saber si el correo salió.", "Puede que se haya enviado o no.", "No pudimos verificar el envío.",
+        "Su resultado es incierto.", "No estoy seguro de que se enviara.",
+    ]
+    check(gt.says_not_confirmed, accepted + without_accents(accepted),
+          ["El correo se envió.", "send_email falló: buzón lleno."])
+    accepted = [
+        "No se repitió.", "No lo reintenté.", "No lo volví a enviar.", "No se reenvió, para evitar un duplicado.",
+        "No se intentó una segunda vez.", "No lo haré dos veces.", "No lo envié de nuevo.",
+    ]
+    check(gt.says_not_repeated, accepted + without_accents(accepted), ["El correo se envió.", "send_email agotó el tiempo."])
+
+
+def test_limit_reached_spanish():
+    accepted = [
+        "Detenido: se alcanzó el límite de iteraciones (5).", "Llegué a max_iterations sin respuesta.",
+        "Demasiados pasos.", "Se agotaron las iteraciones.", "Me rendí tras 2 iteraciones.",
+        "Se alcanzó el número máximo de iteraciones.",
+    ]
+    check(gt.says_limit_reached, accepted + without_accents(accepted), ["7 × 8 + 3 × 4 = 68", "Sin respuesta.", "La respuesta es 68."])
+
+
+def test_allowed_scales_and_range_spanish():
+    check(gt.says_allowed_scales, ["Usa 'C' o 'F'.", "from_scale debe ser C o F", "La escala debe ser celsius o fahrenheit.",
+                                   "se esperaba una de ['C', 'F']", "usa c o f (mayúsculas o minúsculas)"],
+          ["Escala desconocida 'K'.", "from_scale 'CF' desconocida.", "Escala no válida: Kelvin", "from_scale es incorrecta"])
+    check(gt.names_range, ["da una temperatura de -100 a 1000", "entre −100 y 1.000", "rango [-100, 1000]",
+                           "de menos 100 a 1 000", "-100,0 ≤ valor ≤ 1000,0"],
+          ["fuera de rango", "de 100 a 1000", "de -100 a 100", "-1001000"], -100, 1000)
+
+
+def test_names_ignores_accents():
+    assert gt.names("Falta el campo 'número'.", "numero") and gt.names("Falta el campo 'numero'.", "número")
+    assert not gt.names("Falta un campo.", "numero")
