@@ -11,10 +11,13 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder.course import ROOT
+from editions import EDITIONS, ENGLISH, case_id, cases
 
 COURSE = ROOT / "course"
-LESSONS = sorted(COURSE.glob("[0-9][0-9]_*.ipynb"))       # 00_index and the numbered lessons
-APPENDICES = sorted(COURSE.glob("A[0-9]*_*.ipynb"))       # reference notebooks, linked from lessons and index
+LESSONS = ENGLISH.lessons()          # 00_index and the numbered lessons
+APPENDICES = ENGLISH.appendices()    # reference notebooks, linked from lessons and index
+#: Every notebook a learner opens, in both editions (course/ and its translation course/es/).
+ALL = cases(lambda e: [*e.lessons(), *e.appendices()])
 LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)(?:#[^)]*)?\)")
 
 
@@ -22,19 +25,41 @@ def _markdown(nb) -> str:
     return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
 
 
-def test_course_has_an_index_eight_lessons_and_an_appendix():
-    """course/ holds the index page, the eight lessons and the wire-format appendix, and the index links them all."""
-    assert (COURSE / "00_index.ipynb").exists(), "course/00_index.ipynb (the first page) is missing"
-    numbered = [p for p in LESSONS if not p.name.startswith("00_")]
-    assert len(numbered) == 8, f"expected 8 lessons in course/, found {[p.name for p in numbered]}"
-    assert [p.name for p in APPENDICES] == ["A1_wire_formats.ipynb"], f"appendices: {[p.name for p in APPENDICES]}"
-    index_links = set(LINK.findall(_markdown(nbformat.read(COURSE / "00_index.ipynb", as_version=4))))
-    unlinked = [p.name for p in [*numbered, *APPENDICES] if p.name not in index_links]
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.language)
+def test_course_has_an_index_eight_lessons_and_an_appendix(edition):
+    """Each edition holds the index page, the eight lessons and the wire-format appendix, and the index links them all."""
+    index = edition.folder / "00_index.ipynb"
+    assert index.exists(), f"{index} (the first page) is missing"
+    numbered, appendices = edition.numbered(), edition.appendices()
+    assert len(numbered) == 8, f"expected 8 lessons in {edition.folder}, found {[p.name for p in numbered]}"
+    assert [p.name for p in appendices] == ["A1_wire_formats.ipynb"], f"appendices: {[p.name for p in appendices]}"
+    index_links = set(LINK.findall(_markdown(nbformat.read(index, as_version=4))))
+    unlinked = [p.name for p in [*numbered, *appendices] if p.name not in index_links]
     assert not unlinked, f"the index's course map does not link {unlinked}"
 
 
-@pytest.mark.parametrize("path", [*LESSONS, *APPENDICES], ids=lambda p: p.stem)
-def test_links_resolve(path: Path):
+def test_each_index_links_the_other_language():
+    """The English first page links the Spanish one and back: the language switch."""
+    english = set(LINK.findall(_markdown(nbformat.read(COURSE / "00_index.ipynb", as_version=4))))
+    spanish = set(LINK.findall(_markdown(nbformat.read(COURSE / "es" / "00_index.ipynb", as_version=4))))
+    assert "es/00_index.ipynb" in english, "course/00_index.ipynb has no link to the Spanish edition (es/00_index.ipynb)"
+    assert "../00_index.ipynb" in spanish, "course/es/00_index.ipynb has no link back to the English edition"
+
+
+SPANISH_ALL = [case for case in ALL if case[0].language == "es"]
+
+
+@pytest.mark.parametrize(("edition", "path"), SPANISH_ALL, ids=map(case_id, SPANISH_ALL))
+def test_spanish_lessons_link_spanish_pages(edition, path: Path):
+    """A Spanish lesson's links to lessons and exercises stay in Spanish (the switch back to English excepted)."""
+    links = [link for link in LINK.findall(_markdown(nbformat.read(path, as_version=4))) if not link.startswith("http")]
+    english = [link for link in links if link != "../00_index.ipynb"
+               and (link.startswith("../") and "exercises/" not in link or "exercises/" in link and "_es" not in link)]
+    assert not english, f"{path.name} (es) links English pages: {english}"
+
+
+@pytest.mark.parametrize(("edition", "path"), ALL, ids=map(case_id, ALL))
+def test_links_resolve(edition, path: Path):
     """Every relative notebook link in a lesson points to a file that exists."""
     nb = nbformat.read(path, as_version=4)
     broken = [link for link in LINK.findall(_markdown(nb))
@@ -42,17 +67,20 @@ def test_links_resolve(path: Path):
     assert not broken, f"{path.name} links to notebooks that do not exist: {broken}"
 
 
-@pytest.mark.parametrize("path", [p for p in LESSONS if not p.name.startswith("00_")], ids=lambda p: p.stem)
-def test_lesson_has_objectives_and_key_points(path: Path):
+NUMBERED_BOTH = cases(lambda e: e.numbered())
+
+
+@pytest.mark.parametrize(("edition", "path"), NUMBERED_BOTH, ids=map(case_id, NUMBERED_BOTH))
+def test_lesson_has_objectives_and_key_points(edition, path: Path):
     """A lesson states its learning objectives and ends with key points."""
     text = _markdown(nbformat.read(path, as_version=4)).lower()
-    assert "learning objectives" in text or "you will learn" in text, f"{path.name}: no learning objectives section"
-    assert "key points" in text, f"{path.name}: no key points section"
+    assert any(words in text for words in edition.objectives), f"{path.name}: no learning objectives section"
+    assert edition.key_points in text, f"{path.name}: no key points section ({edition.key_points!r})"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [*LESSONS, *APPENDICES], ids=lambda p: p.stem)
-def test_lesson_runs_offline(path: Path, monkeypatch):
+@pytest.mark.parametrize(("edition", "path"), ALL, ids=map(case_id, ALL))
+def test_lesson_runs_offline(edition, path: Path, monkeypatch):
     """The lesson executes top to bottom with no key and no network, without errors."""
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setenv("TOOLFAULTS_MODE", "offline")
@@ -60,7 +88,7 @@ def test_lesson_runs_offline(path: Path, monkeypatch):
     nb = nbformat.read(path, as_version=4)
     # The index's progress cell runs every exercise's visible tests in a kernel of its own (~1 min).
     timeout = 300 if path.name == "00_index.ipynb" else 120
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}).execute()
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     unexpected, missing = [], []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -107,8 +135,11 @@ def _dumps_calls(source: str):
             yield node, lines[node.lineno - 1]
 
 
-@pytest.mark.parametrize("path", READ, ids=lambda p: p.stem)
-def test_json_for_the_model_keeps_non_ascii_text(path: Path):
+READ_BOTH = cases(lambda e: [*e.numbered(), *e.appendices()])
+
+
+@pytest.mark.parametrize(("edition", "path"), READ_BOTH, ids=map(case_id, READ_BOTH))
+def test_json_for_the_model_keeps_non_ascii_text(edition, path: Path):
     """Every json.dumps in a lesson keeps non-ASCII text ("devolución", not "devoluci\\u00f3n").
 
     Exempt: dictionary keys (sort_keys=True), storage (of messages_to_dict) and the line that shows the default.
@@ -126,8 +157,8 @@ def test_json_for_the_model_keeps_non_ascii_text(path: Path):
     assert not bad, f"{path.name}: json.dumps without ensure_ascii=False (the model would read \\u escapes): {bad}"
 
 
-@pytest.mark.parametrize("path", READ, ids=lambda p: p.stem)
-def test_lessons_speak_only_of_what_learners_saw(path: Path):
+@pytest.mark.parametrize(("edition", "path"), READ_BOTH, ids=map(case_id, READ_BOTH))
+def test_lessons_speak_only_of_what_learners_saw(edition, path: Path):
     """No lesson refers to the course's source material ('the seed ...'), which learners never see."""
     text = _markdown(nbformat.read(path, as_version=4)) + _code(nbformat.read(path, as_version=4))
-    assert not re.search(r"\bseed\b", text, re.I), f"{path.name} mentions a 'seed' the learner never saw"
+    assert not re.search(r"\b(seed|semilla)s?\b", text, re.I), f"{path.name} mentions a 'seed' the learner never saw"

@@ -13,9 +13,11 @@ from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
 from autograder.course import ROOT
+from editions import EDITIONS
 from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
-LESSONS = sorted(p for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
+#: The numbered lessons of both editions (course/ and course/es/).
+LESSONS = [p for e in EDITIONS for p in e.numbered()]
 FIXTURE = ROOT / "tests" / "e2e" / "fixtures" / "quiz.ipynb"   # the browser test's notebook
 
 
@@ -39,12 +41,12 @@ print(_json.dumps([[i, k, option.correct, _quiz.click(i, k)]
 
 def test_every_lesson_has_one_self_check():
     """Every numbered lesson ends with exactly one quiz(QUESTIONS) cell."""
-    assert len(LESSONS) == 8, f"expected 8 numbered lessons, found {[p.name for p in LESSONS]}"
+    assert len(LESSONS) == 8 * len(EDITIONS), f"expected 8 numbered lessons per edition, found {LESSONS}"
     missing = [p.name for p in LESSONS if len(quiz_cells(p)) != 1]
     assert not missing, f"lessons without exactly one quiz(QUESTIONS) cell: {missing}"
 
 
-@pytest.mark.parametrize("path", WITH_QUIZ, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", WITH_QUIZ, ids=lambda p: p.stem + ("[es]" if p.parent.name == "es" else ""))
 def test_quiz_questions_are_valid(path: Path):
     """3-5 questions, each with exactly one right option and an explanation for every option."""
     (source,) = quiz_cells(path)
@@ -71,7 +73,7 @@ def _errors(cell) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", WITH_QUIZ, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", WITH_QUIZ, ids=lambda p: p.stem + ("[es]" if p.parent.name == "es" else ""))
 def test_quiz_renders_and_checks_every_answer_under_nbclient(rehearsed, path: Path):
     shown, clicked = rehearsed[path]
     assert not _errors(shown), f"{path.name}: the quiz cell raised {_errors(shown)}"

@@ -14,18 +14,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import ROOT
+from editions import ENGLISH, SPANISH, case_id, cases
 from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
-COURSE = ROOT / "course"
-#: The numbered lessons (the index page is not one).
-LESSONS = sorted(p for p in COURSE.glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
+#: The numbered lessons (the index page is not one), in both editions.
+LESSONS = cases(lambda e: e.numbered())
 
-MAX_WORDS = 2_200
+MAX_WORDS = ENGLISH.max_words
 WORD = re.compile(r"\b\w[\w'’-]*\b")
 #: A failure shown on purpose: an exception (raises-exception) or a failure without one (failure-demo).
 DEMO_TAGS = {"raises-exception", "failure-demo"}
-PREDICT = re.compile(r"^\*\*Predict:\*\*", re.M)
+PREDICT = ENGLISH.predict
 MERMAID = re.compile(r"^```mermaid\s*$", re.M)
 
 
@@ -53,21 +52,23 @@ def nearest_markdown(nb, i: int, step: int):
     return None
 
 
-def test_there_are_eight_lessons():
+@pytest.mark.parametrize("edition", [ENGLISH, SPANISH], ids=lambda e: e.language)
+def test_there_are_eight_lessons(edition):
     """The checks below run on every numbered lesson: make sure they find them all."""
-    assert len(LESSONS) == 8, f"expected 8 numbered lessons, found {[p.name for p in LESSONS]}"
+    found = edition.numbered()
+    assert len(found) == 8, f"expected 8 numbered lessons in {edition.folder}, found {[p.name for p in found]}"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_prose_fits_the_budget(path: Path):
+@pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
+def test_prose_fits_the_budget(edition, path: Path):
     words = prose_words(read(path))
-    assert words <= MAX_WORDS, (
-        f"{path.name}: {words} words of markdown; a lesson has at most {MAX_WORDS}. "
+    assert words <= edition.max_words, (
+        f"{path.name} ({edition.language}): {words} words of markdown; a lesson has at most {edition.max_words}. "
         "Cut words, not facts: shorter sentences, a table or a diagram instead of a paragraph.")
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_every_failure_demo_is_predicted_then_explained(path: Path):
+@pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
+def test_every_failure_demo_is_predicted_then_explained(edition, path: Path):
     """Before each failure shown on purpose, a **Predict:** prompt; after it, 'What happened'."""
     nb = read(path)
     demos = failure_demos(nb)
@@ -75,20 +76,20 @@ def test_every_failure_demo_is_predicted_then_explained(path: Path):
     unpredicted, unexplained = [], []
     for i in demos:
         before, after = nearest_markdown(nb, i, -1), nearest_markdown(nb, i, 1)
-        if before is None or not PREDICT.search(before.source):
+        if before is None or not edition.predict.search(before.source):
             unpredicted.append(i)
-        if after is None or "what happened" not in after.source.lower():
+        if after is None or edition.happened not in after.source.lower():
             unexplained.append(i)
     assert not unpredicted, (
-        f"{path.name}: failure demos (cells {unpredicted}) without a '**Predict:**' line in the markdown cell "
+        f"{path.name}: failure demos (cells {unpredicted}) without a {edition.predict.pattern!r} line in the markdown cell "
         "right above: ask the learner what will happen before the cell shows it")
     assert not unexplained, (
         f"{path.name}: failure demos (cells {unexplained}) whose next markdown cell does not say "
-        "'What happened': answer the prediction right after the run")
+        f"{edition.happened!r}: answer the prediction right after the run")
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_lesson_ends_with_a_self_check(path: Path):
+@pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
+def test_lesson_ends_with_a_self_check(edition, path: Path):
     """One quiz cell, tagged self-check, the last code cell of the lesson, with 3-5 valid questions."""
     nb = read(path)
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -100,12 +101,12 @@ def test_lesson_ends_with_a_self_check(path: Path):
     questions = questions_from_cell(cell.source)   # raises ValueError on a malformed question
     assert 3 <= len(questions) <= 5, f"{path.name}: {len(questions)} questions; a self-check has 3 to 5"
     heading = nearest_markdown(nb, nb.cells.index(cell), -1)
-    assert heading is not None and "self-check" in heading.source.lower(), (
-        f"{path.name}: the quiz cell needs a '## Self-check' markdown cell above it")
+    assert heading is not None and edition.self_check in heading.source.lower(), (
+        f"{path.name}: the quiz cell needs a '## {edition.self_check.capitalize()}' markdown cell above it")
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_lesson_has_a_diagram(path: Path):
+@pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
+def test_lesson_has_a_diagram(edition, path: Path):
     nb = read(path)
     diagrams = [c for c in nb.cells if c.cell_type == "markdown" and MERMAID.search(c.source)]
     assert diagrams, f"{path.name}: no ```mermaid diagram in any markdown cell"
