@@ -18,12 +18,38 @@ from pathlib import Path
 
 from . import pages
 from .results import ATTENTION, SubmissionResult
+from .translations import assignment_language
+
+#: The page's own words, in the submission's language (a Spanish assignment's name ends in _es).
+WORDS = {
+    "en": {
+        "feedback": "Feedback",
+        "passed": "{passed} of {total} tests passed. Each test checks one behaviour of the contract;\n"
+                  "a failing test's message says what went wrong and hints at the fix.",
+        "attention": "Your instructor will look at this submission.",
+        "noticed": "What the grader noticed:",
+        "test": "Test",
+        "points": "Points",
+    },
+    "es": {
+        "feedback": "Comentarios",
+        "passed": "{passed} de {total} tests superados. Cada test comprueba un comportamiento del contrato;\n"
+                  "el mensaje de un test que falla dice qué salió mal y da una pista para arreglarlo.",
+        "attention": "Tu profesor revisará esta entrega.",
+        "noticed": "Lo que ha visto el corrector:",
+        "test": "Test",
+        "points": "Puntos",
+    },
+}
 
 
 def render_html(result: SubmissionResult) -> str:
-    """The feedback page of one submission (template ``templates/feedback.html``)."""
-    return pages.render("feedback.html", r=result, passed=sum(t.passed for t in result.tests),
-                        attention=result.status == ATTENTION)
+    """The feedback page of one submission (template ``templates/feedback.html``), in its language."""
+    language = assignment_language(result.assignment)
+    passed = sum(t.passed for t in result.tests)
+    words = dict(WORDS[language], passed=WORDS[language]["passed"].format(passed=passed, total=len(result.tests)))
+    return pages.render("feedback.html", r=result, passed=passed, attention=result.status == ATTENTION,
+                        language=language, w=words)
 
 
 def as_data(result: SubmissionResult) -> dict:
@@ -31,6 +57,7 @@ def as_data(result: SubmissionResult) -> dict:
     return {
         "student": result.student,
         "assignment": result.assignment,
+        "language": assignment_language(result.assignment),
         "score": result.score,
         "max_score": result.max_score,
         "status": result.status,

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import pages
 from .results import ATTENTION, SubmissionResult
+from .translations import english_assignment
 
 GREEN, RED, AMBER, GREY = "#2da44e", "#cf222e", "#d4a72c", "#8c959f"
 
@@ -100,6 +101,29 @@ def summary(results: list[SubmissionResult]) -> list[dict]:
             "attention": sum(r.status == ATTENTION for r in rs),
         })
     return rows
+
+
+def editions(results: list[SubmissionResult]) -> list[dict]:
+    """Both editions of an assignment side by side, for each assignment graded in English and Spanish.
+
+    One entry per assignment: the summary row of each edition and, test by test (the two
+    editions share grade ids and points), the fail rate in each.
+    """
+    rows = {s["assignment"]: s for s in summary(results)}
+    rates = test_rates(results)
+    out = []
+    for assignment in sorted(rows):
+        english = english_assignment(assignment)
+        if english == assignment or english not in rows:
+            continue
+        en_tests = {t["grade_id"]: t for t in rates.get(english, [])}
+        es_tests = {t["grade_id"]: t for t in rates.get(assignment, [])}
+        tests = [{"grade_id": g, "description": (en_tests.get(g) or es_tests[g])["description"],
+                  "en": en_tests.get(g), "es": es_tests.get(g)}
+                 for g in sorted({*en_tests, *es_tests})]
+        out.append({"english": english, "spanish": assignment, "en": rows[english], "es": rows[assignment],
+                    "tests": tests})
+    return out
 
 
 # -- figures ----------------------------------------------------------------------------------
@@ -200,7 +224,7 @@ def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class r
     page = out_dir / "class_report.html"
     page.write_text(pages.render(
         "class_report.html", title=title, results=results, students=len({r.student for r in results}),
-        summary=summary(results), figures=figures, rates=rates, worst=worst,
+        summary=summary(results), figures=figures, rates=rates, worst=worst, editions=editions(results),
         attention=[r for r in results if r.status == ATTENTION],
         notes=[(r, p) for r in results for p in r.problems if not p.attention],
     ), encoding="utf-8")

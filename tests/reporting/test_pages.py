@@ -18,6 +18,7 @@ import html
 import json
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def feedback_dir(results, tmp_path_factory) -> Path:
 # -- golden files -------------------------------------------------------------------------
 def test_the_class_report_matches_its_golden_file(report_dir):
     page = (report_dir / "class_report.html").read_text()
-    assert len(IMAGE.findall(page)) == 4, "scores, one figure per assignment (2), overview"
+    assert len(IMAGE.findall(page)) == 5, "scores, one figure per assignment (3, one of them Spanish), overview"
     _golden(IMAGE.sub("data:image/png;base64,...", page), EXPECTED / "class_report.html")
     for png in ("scores.png", "overview.png", "tests_04_validate_then_execute.png", "tests_05_retry_with_backoff.png"):
         assert (report_dir / png).read_bytes().startswith(b"\x89PNG"), png
@@ -154,6 +155,32 @@ def test_summary_counts_every_submission(results):
     first = rows["04_validate_then_execute"]
     assert (first["submissions"], first["full"], first["zero"], first["attention"]) == (3, 1, 1, 1)
     assert round(first["mean"], 1) == 44.4 and round(first["median"], 1) == 33.3
+
+
+def test_the_report_shows_both_editions_side_by_side(results):
+    """04_validate_then_execute and its Spanish edition: summary and fail rate of each test, in two columns."""
+    (both,) = report.editions(results)
+    assert (both["english"], both["spanish"]) == ("04_validate_then_execute", "04_validate_then_execute_es")
+    assert (both["en"]["submissions"], both["es"]["submissions"]) == (3, 2)
+    named = {t["grade_id"]: t for t in both["tests"]}
+    assert named["test_error_names_the_field"]["es"]["fail_rate"] == 0.5   # eva failed it, gael passed
+    assert named["test_error_names_the_field"]["en"]["failed"] == 1        # ben (cleo needs attention)
+    page = report.render(results, Path(tempfile.mkdtemp())).read_text()
+    assert "<h2>English and Spanish editions side by side</h2>" in page
+    assert "<h3>04_validate_then_execute / 04_validate_then_execute_es</h3>" in page
+    assert ">50% fail (1/2)<" in page
+
+
+def test_feedback_speaks_the_submissions_language(results):
+    """A Spanish assignment's feedback page is in Spanish (html lang, headings, counts); an English one in English."""
+    spanish = next(r for r in results if r.assignment.endswith("_es") and r.failed)
+    english = next(r for r in results if not r.assignment.endswith("_es") and r.failed)
+    page = feedback.render_html(spanish)
+    assert '<html lang="es">' in page and "<h1>Comentarios: 04_validate_then_execute_es</h1>" in page
+    assert "2 de 3 tests superados" in page and "<th>Puntos</th>" in page and "tests passed" not in page
+    assert feedback.as_data(spanish)["language"] == "es"
+    page = feedback.render_html(english)
+    assert '<html lang="en">' in page and "tests passed" in page and "Comentarios" not in page
 
 
 def test_both_pages_embed_the_one_stylesheet(report_dir, feedback_dir):
