@@ -31,6 +31,7 @@ import anthropic
 import httpx2
 
 from .clock import RecordingSleep
+from .language import say
 
 __all__ = [
     "OfflineAnthropic",
@@ -160,10 +161,13 @@ def scripted_answer(
     (500, 'false', True)
     """
     if index >= len(script):
-        message = (
+        message = say(
             f"{owner} script exhausted: request {index + 1} arrived but only {len(script)} "
             "response(s) were scripted. The code under test called the API more often than "
-            "the scenario expected."
+            "the scenario expected.",
+            f"{owner}: guion agotado (script exhausted): llegó la petición {index + 1}, pero solo hay "
+            f"{len(script)} respuesta(s) en el guion. El código probado llamó a la API más veces de "
+            "lo que preveía el escenario.",
         )
         return 500, {"x-should-retry": "false"}, _error_body(500, message)
     entry = script[index]

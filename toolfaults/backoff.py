@@ -46,6 +46,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .language import current_language, say
+
 __all__ = [
     "STRATEGIES",
     "Strategy",
@@ -264,9 +266,11 @@ class SimulationResult:
 
     def summary(self) -> str:
         """One line: the strategy, its total calls and its completion time."""
-        return (
+        return say(
             f"{self.strategy:>12}: {self.total_calls:6d} calls "
-            f"({self.calls_per_client:4.1f} per client), all done after {self.completion_time:7.1f} s"
+            f"({self.calls_per_client:4.1f} per client), all done after {self.completion_time:7.1f} s",
+            f"{self.strategy:>12}: {self.total_calls:6d} llamadas "
+            f"({self.calls_per_client:4.1f} por cliente), todos terminan a los {self.completion_time:7.1f} s",
         )
 
 
@@ -402,7 +406,13 @@ def compare(
 def summary_table(results: dict[str, SimulationResult] | Sequence[SimulationResult]) -> str:
     """A plain-text table: calls, calls per client, completion time per strategy."""
     rows = list(results.values()) if isinstance(results, dict) else list(results)
-    lines = [f"{'strategy':<13} {'total calls':>11} {'per client':>10} {'all done (s)':>12} {'mean wait (s)':>13}"]
+    lines = [say(f"{'strategy':<13} {'total calls':>11} {'per client':>10} {'all done (s)':>12} {'mean wait (s)':>13}",
+                 f"{'estrategia':<13} {'llamadas':>11} {'por cliente':>11} {'fin (s)':>11} {'espera media (s)':>16}")]
+    if current_language() == "es":  # the Spanish header's columns are wider: the rows follow them
+        for r in rows:
+            lines.append(f"{r.strategy:<13} {r.total_calls:>11d} {r.calls_per_client:>11.1f} "
+                         f"{r.completion_time:>11.1f} {r.mean_completion_time:>16.1f}")
+        return "\n".join(lines)
     for r in rows:
         lines.append(
             f"{r.strategy:<13} {r.total_calls:>11d} {r.calls_per_client:>10.1f} "
@@ -432,12 +442,13 @@ def plot_calls(
     width = width if width is not None else (rows[0].step if rows else 1.0)
     for r in rows:
         x, y = r.calls_per_second(width)
-        ax.step(x, y, where="post", label=f"{r.strategy}: {r.total_calls} calls", color=COLORS.get(r.strategy))
+        ax.step(x, y, where="post", label=say(f"{r.strategy}: {r.total_calls} calls", f"{r.strategy}: {r.total_calls} llamadas"), color=COLORS.get(r.strategy))
     if rows:
         per_bin = max(1, int(round(width / rows[0].step))) * rows[0].capacity
-        ax.axhline(per_bin, color="black", linestyle="--", linewidth=1, label=f"server capacity ({per_bin})")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel(f"calls per {width:g} s")
+        ax.axhline(per_bin, color="black", linestyle="--", linewidth=1, label=say(f"server capacity ({per_bin})",
+                                                                               f"capacidad del servidor ({per_bin})"))
+    ax.set_xlabel(say("time (s)", "tiempo (s)"))
+    ax.set_ylabel(say(f"calls per {width:g} s", f"llamadas cada {width:g} s"))
     if until is not None:
         ax.set_xlim(0, until)
     ax.legend(loc="upper right", fontsize="small")
@@ -464,11 +475,12 @@ def plot_waiting(
         x = np.concatenate([[r.step / 2], done])
         y = r.clients - np.arange(len(x))
         bold = highlight is None or r.strategy == highlight
-        ax.step(x, y, where="post", label=f"{r.strategy}: all done at {r.completion_time:.1f} s",
+        ax.step(x, y, where="post", label=say(f"{r.strategy}: all done at {r.completion_time:.1f} s",
+                                                         f"{r.strategy}: todos terminan a los {r.completion_time:.1f} s"),
                 color=COLORS.get(r.strategy), linewidth=2.5 if bold else 1.0, alpha=1.0 if bold else 0.6)
     ax.set_xscale("log")
-    ax.set_xlabel("time (s, log scale)")
-    ax.set_ylabel("clients still waiting")
+    ax.set_xlabel(say("time (s, log scale)", "tiempo (s, escala logarítmica)"))
+    ax.set_ylabel(say("clients still waiting", "clientes que aún esperan"))
     ax.legend(loc="upper right", fontsize="small")
     if title:
         ax.set_title(title)

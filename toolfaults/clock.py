@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import numbers
 
+from .language import say
+
 __all__ = ["RecordingSleep", "SleepLimitExceeded"]
 
 
@@ -67,9 +69,10 @@ class RecordingSleep:
         """
         delay = _checked_seconds(seconds, "sleep()")
         if self.max_calls is not None and len(self.delays) >= self.max_calls:
-            raise SleepLimitExceeded(
-                f"sleep() was called more than {self.max_calls} times: is a retry loop missing its attempt limit?"
-            )
+            raise SleepLimitExceeded(say(
+                f"sleep() was called more than {self.max_calls} times: is a retry loop missing its attempt limit?",
+                f"sleep() se llamó más de {self.max_calls} veces: ¿le falta a un bucle de reintentos su límite de intentos?",
+            ))
         self.delays.append(delay)
         self._now += delay
 

@@ -59,6 +59,8 @@ from typing import Any, Literal, get_args
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import ToolException
 
+from .language import say
+
 __all__ = ["Recovery", "RECOVERIES", "ToolError", "ToolFailure"]
 
 Recovery = Literal["correct_arguments", "choose_alternative", "retry_later", "stop_turn"]
@@ -91,11 +93,14 @@ class ToolError:
 
     def __post_init__(self) -> None:
         if not isinstance(self.code, str) or not _CODE.match(self.code):
-            raise ValueError(f"code must be a short snake_case name such as 'not_found'; got {self.code!r}")
+            raise ValueError(say(f"code must be a short snake_case name such as 'not_found'; got {self.code!r}",
+                                 f"code debe ser un nombre corto en snake_case, como 'not_found'; es {self.code!r}"))
         if not isinstance(self.message, str) or not self.message.strip():
-            raise ValueError("message must be a non-empty text for the model")
+            raise ValueError(say("message must be a non-empty text for the model",
+                                 "message debe ser un texto no vacío para el modelo"))
         if self.recovery not in RECOVERIES:
-            raise ValueError(f"recovery must be one of {', '.join(RECOVERIES)}; got {self.recovery!r}")
+            raise ValueError(say(f"recovery must be one of {', '.join(RECOVERIES)}; got {self.recovery!r}",
+                                 f"recovery debe ser uno de {', '.join(RECOVERIES)}; es {self.recovery!r}"))
 
     def to_dict(self) -> dict[str, Any]:
         """``{"code", "message", "recovery"}``, plus ``"details"`` when there are any."""

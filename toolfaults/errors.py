@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .language import say
+
 __all__ = [
     "APIError",
     "BadRequestError",
@@ -60,7 +62,7 @@ class APIError(Exception):
     def __str__(self) -> str:
         text = f"HTTP {self.status_code}: {self.message}" if not self.message.startswith("HTTP ") else self.message
         if self.retry_after is not None:
-            text += f" (retry after {self.retry_after:g} s)"
+            text += say(f" (retry after {self.retry_after:g} s)", f" (reintenta dentro de {self.retry_after:g} s)")
         return text
 
     def __repr__(self) -> str:

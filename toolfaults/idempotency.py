@@ -43,6 +43,7 @@ from typing import Any, Literal
 from langchain_core.tools import BaseTool
 from pydantic import Field
 
+from .language import current_language, say
 from .tools import WriteTool, _is_failure, _raise, make_tool
 
 __all__ = ["KEY_FIELD", "IdempotentWriteTool", "idempotent_write_tool", "takes_idempotency_key", "charge_card"]
@@ -92,21 +93,23 @@ class IdempotentWriteTool(WriteTool):
 
 def charge_card(customer_id: str, amount_eur: float, idempotency_key: str) -> str:
     """Charge a customer's card. Send the same idempotency_key on every retry of one charge."""
-    return f"charged {amount_eur:.2f} EUR to {customer_id} (payment {idempotency_key})"
+    return say(f"charged {amount_eur:.2f} EUR to {customer_id} (payment {idempotency_key})",
+               f"cobrados {amount_eur:.2f} EUR a {customer_id} (pago {idempotency_key})")
 
 
 def idempotent_write_tool(
     func: Callable[..., Any] | None = None,
     *,
     failures: int = 0,
-    error: BaseException | type[BaseException] = TimeoutError("payment service did not confirm within 10 s"),
+    error: BaseException | type[BaseException] | None = None,
     fail: Literal["before", "after"] = "after",
     key_field: str = KEY_FIELD,
     **kwargs: Any,
 ) -> IdempotentWriteTool:
     """A write tool (default: :func:`charge_card`) that de-duplicates on ``key_field``.
 
-    Its first ``failures`` calls raise ``error``, ``"before"`` or ``"after"`` the
+    Its first ``failures`` calls raise ``error`` (default: ``TimeoutError("payment service did
+    not confirm within 10 s")``), ``"before"`` or ``"after"`` the
     effect. It carries ``metadata={"side_effects": True}``; ``tool.effects`` shows
     what really happened, once per key.
 
@@ -114,8 +117,15 @@ def idempotent_write_tool(
         ValueError: ``func`` has no parameter named ``key_field``.
     """
     func = func or charge_card
+    if error is None:
+        error = TimeoutError(say("payment service did not confirm within 10 s",
+                                 "el servicio de pagos no confirmó el cobro en 10 s"))
+    if func is charge_card and current_language() == "es":
+        kwargs.setdefault("description", "Cobra en la tarjeta de un cliente. Envía la misma idempotency_key "
+                                         "en cada reintento de un mismo cobro.")
     if key_field not in inspect.signature(func).parameters:
-        raise ValueError(f"{func.__name__} takes no {key_field!r} argument: an idempotent write needs one")
+        raise ValueError(say(f"{func.__name__} takes no {key_field!r} argument: an idempotent write needs one",
+                             f"{func.__name__} no tiene argumento {key_field!r}: una escritura idempotente lo necesita"))
     metadata = {"side_effects": True, **(kwargs.pop("metadata", None) or {})}
     tool = make_tool(func, outcomes=[error] * failures, metadata=metadata, cls=IdempotentWriteTool,
                      fail=fail, key_field=key_field, **kwargs)

@@ -12,14 +12,26 @@ models' defaults and the self-check widgets speak the notebook's language::
     'en'
 
 Code, identifiers and error *codes* never change with the language: only text.
+Data that has a Spanish edition (the catalogue's countries and cities) is swapped
+in place when the language changes, through :func:`on_language_change`.
+
+Names are compared the way people type them, with :func:`fold`: case, accents and
+extra spaces do not matter::
+
+    >>> fold("  México ") == fold("mexico") == fold("MÉXICO")
+    True
 """
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGES", "use_language", "current_language", "say"]
+import unicodedata
+from collections.abc import Callable
+
+__all__ = ["LANGUAGES", "use_language", "current_language", "say", "fold", "on_language_change"]
 
 LANGUAGES = ("en", "es")
 _current = "en"
+_listeners: list[Callable[[str], object]] = []
 
 
 def use_language(code: str) -> str:
@@ -28,7 +40,16 @@ def use_language(code: str) -> str:
     if code not in LANGUAGES:
         raise ValueError(f"unknown language {code!r}: choose one of {', '.join(LANGUAGES)}")
     _current = code
+    for listener in list(_listeners):
+        listener(code)
     return code
+
+
+def on_language_change(listener: Callable[[str], object]) -> Callable[[str], object]:
+    """Call ``listener(code)`` now and after every :func:`use_language` (toolfaults' own data uses it)."""
+    _listeners.append(listener)
+    listener(_current)
+    return listener
 
 
 def current_language() -> str:
@@ -39,3 +60,10 @@ def current_language() -> str:
 def say(en: str, es: str) -> str:
     """``en`` or ``es``, whichever is the current language."""
     return es if _current == "es" else en
+
+
+def fold(text: str) -> str:
+    """``text`` as a lookup key: no accents, case folded, spaces collapsed ("  MÉXICO " -> "mexico")."""
+    decomposed = unicodedata.normalize("NFD", str(text))
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(unicodedata.normalize("NFC", bare).casefold().split())

@@ -37,6 +37,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from .language import say
+
 __all__ = ["ScriptedChatModel", "ScriptExhaustedError", "ai", "tool_call", "invalid_tool_call"]
 
 _ids = itertools.count(1)
@@ -68,7 +70,7 @@ def invalid_tool_call(
         name=name,
         args=args,
         id=id or f"call_{next(_ids)}",
-        error=error or "arguments are not valid JSON",
+        error=error or say("arguments are not valid JSON", "los argumentos no son JSON válido"),
         type="invalid_tool_call",
     )
 
@@ -139,17 +141,22 @@ class ScriptedChatModel(BaseChatModel):
         index = len(self.received)
         self.received.append(list(messages))
         if index >= len(self.script):
-            raise ScriptExhaustedError(
+            raise ScriptExhaustedError(say(
                 f"ScriptedChatModel was called {index + 1} times but its script has only "
                 f"{len(self.script)} response(s). The loop asked the model once more than the "
                 "scenario expected: check its stop condition (an answer without tool calls, "
-                "or the iteration limit)."
-            )
+                "or the iteration limit).",
+                f"ScriptedChatModel recibió {index + 1} llamadas, pero su guion solo tiene "
+                f"{len(self.script)} respuesta(s). El bucle llamó al modelo una vez más de lo que "
+                "preveía el escenario: revisa su condición de parada (una respuesta sin tool calls "
+                "o el límite de iteraciones).",
+            ))
         entry = self.script[index]
         if callable(entry) and not isinstance(entry, (AIMessage, BaseException, type)):
             entry = entry(list(messages))
         if isinstance(entry, type) and issubclass(entry, BaseException):
-            raise entry(f"scripted failure of model call {index + 1}")
+            raise entry(say(f"scripted failure of model call {index + 1}",
+                            f"fallo programado en la llamada {index + 1} al modelo"))
         if isinstance(entry, BaseException):
             raise entry
         if isinstance(entry, str):
@@ -157,8 +164,10 @@ class ScriptedChatModel(BaseChatModel):
         elif isinstance(entry, AIMessage):
             message = entry.model_copy(deep=True)
         else:
-            raise TypeError(
+            raise TypeError(say(
                 f"script entry {index} is {type(entry).__name__}, not an AIMessage, str, exception "
-                "or a function of the messages returning one of those"
-            )
+                "or a function of the messages returning one of those",
+                f"la entrada {index} del guion es un {type(entry).__name__}, no un AIMessage, un str, una "
+                "excepción ni una función de los mensajes que devuelva uno de ellos",
+            ))
         return ChatResult(generations=[ChatGeneration(message=message)])

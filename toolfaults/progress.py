@@ -17,6 +17,20 @@ test passes, and **in progress** in between. Hidden tests are not run: they
 are not in your notebook (and a solution notebook's ``### BEGIN HIDDEN TESTS``
 blocks are skipped), so *done* means "passes what you can see", not a grade.
 
+The table speaks the language chosen with :func:`toolfaults.language.use_language`,
+and :func:`show_progress` lists that language's edition of the exercises (the
+Spanish ones are the folders ending in ``_es``)::
+
+    >>> from toolfaults.language import use_language
+    >>> _ = use_language("es")
+    >>> row = PartProgress("05_retry_with_backoff_es", "Parte A: resilient_invoke", (TestOutcome("test_a", True),))
+    >>> print(format_table([row]))
+    ejercicio                 parte                      tests visibles  estado
+    05_retry_with_backoff_es  Parte A: resilient_invoke             1/1  hecho
+    <BLANKLINE>
+    1 de 1 partes hechas, 0 en curso, 0 sin empezar. Solo tests visibles: los ocultos se ejecutan al calificar.
+    >>> _ = use_language("en")
+
 Parts and tests are found from the nbgrader metadata every exercise cell keeps
 (no grading code is needed): an answer cell has ``solution: true``; a test cell
 is a locked code cell without a solution that comes after an answer cell; a
@@ -48,10 +62,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .language import LANGUAGES, current_language, say
+
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
-    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "run_progress", "show_progress",
-    "main",
+    "check_notebook", "check_exercises", "exercise_notebooks", "edition", "format_table", "run_progress",
+    "show_progress", "main",
 ]
 
 log = logging.getLogger(__name__)
@@ -151,9 +167,9 @@ def _nbgrader(cell) -> dict:
 
 
 def _part_title(heading: str, fallback: str) -> str:
-    """``"## Part A: `convert_temperature` (18 points)"`` -> ``"Part A: convert_temperature"``."""
+    """``"## Part A: `convert_temperature` (18 points)"`` -> ``"Part A: convert_temperature"`` (Spanish: "Parte A: ...")."""
     text = heading.lstrip("#").strip().replace("`", "")
-    m = re.match(r"(Part\s+\w+)\s*[:.\-—–]?\s*([A-Za-z_][\w.]*)?", text)
+    m = re.match(r"(Parte?\s+\w+)\s*[:.\-—–]?\s*([A-Za-z_][\w.]*)?", text)
     if m:
         return f"{m.group(1)}: {m.group(2)}" if m.group(2) else m.group(1)
     m = re.match(r"([A-Za-z_][\w.]*)", text)
@@ -233,7 +249,7 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
     path = Path(path)
     name = exercise or path.stem
     if not path.is_file():
-        return [PartProgress(name, "-", problem=f"missing: {path} does not exist")]
+        return [PartProgress(name, "-", problem="missing: " + say(f"{path} does not exist", f"{path} no existe"))]
     try:
         nb = nbformat.read(path, as_version=4)
     except Exception as err:  # a half-written or hand-edited file: say so, do not crash
@@ -262,29 +278,46 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         for i in part.tests:
             cell = nb.cells[i]
             ran = cell.get("execution_count") is not None or cell.get("outputs")
-            error = _error_of(cell) if ran else "not run: the notebook stopped before this cell"
+            error = _error_of(cell) if ran else say("not run: the notebook stopped before this cell",
+                                                    "no se ejecutó: el notebook se detuvo antes de esta celda")
             tests.append(TestOutcome(_nbgrader(cell).get("grade_id", f"cell {i}"), not error, error))
         results.append(PartProgress(name, part.title, tuple(tests), stub))
     return results
 
 
-def exercise_notebooks(root: str | os.PathLike) -> list[Path]:
-    """``root/NN_topic/NN_topic.ipynb`` for every exercise folder under ``root``, in order."""
+def edition(exercise: str) -> str:
+    """The language of an exercise, from its folder's name: ``"es"`` for ``..._es``, else ``"en"``.
+
+    >>> edition("05_retry_with_backoff_es"), edition("05_retry_with_backoff")
+    ('es', 'en')
+    """
+    return "es" if exercise.endswith("_es") else "en"
+
+
+def exercise_notebooks(root: str | os.PathLike, language: str | None = None) -> list[Path]:
+    """``root/NN_topic/NN_topic.ipynb`` for every exercise folder under ``root``, in order.
+
+    With ``language`` ("en" or "es"), only that edition's exercises.
+    """
     root = Path(root)
-    return [d / f"{d.name}.ipynb" for d in sorted(root.iterdir()) if d.is_dir() and _STEM.match(d.name)]
+    return [d / f"{d.name}.ipynb" for d in sorted(root.iterdir()) if d.is_dir() and _STEM.match(d.name)
+            and (language is None or edition(d.name) == language)]
 
 
-def check_exercises(root: str | os.PathLike = "exercises", **kwargs: Any) -> list[PartProgress]:
+def check_exercises(root: str | os.PathLike = "exercises", *, language: str | None = None,
+                    **kwargs: Any) -> list[PartProgress]:
     """Run :func:`check_notebook` on every exercise under ``root``; all parts, in order.
+
+    With ``language`` ("en" or "es"), only that edition's exercises.
 
     Raises:
         FileNotFoundError: when ``root`` is not a folder.
     """
     root = Path(root)
     if not root.is_dir():
-        raise FileNotFoundError(f"no exercises folder at {root}")
+        raise FileNotFoundError(say(f"no exercises folder at {root}", f"no hay carpeta de ejercicios en {root}"))
     rows: list[PartProgress] = []
-    for notebook in exercise_notebooks(root):
+    for notebook in exercise_notebooks(root, language):
         rows += check_notebook(notebook, exercise=notebook.parent.name, **kwargs)
     return rows
 
@@ -295,9 +328,11 @@ def format_table(rows: Sequence[PartProgress], *, details: bool = False) -> str:
     With ``details``, each failing test is listed under its part with the first
     line of its message (the hint the test gives).
     """
-    header = ("exercise", "part", "visible tests", "status")
+    header = (say("exercise", "ejercicio"), say("part", "parte"), say("visible tests", "tests visibles"),
+              say("status", "estado"))
     cells = [(r.exercise, r.part, f"{r.passed}/{r.total}" if not r.problem else "-",
-              r.status if not r.problem else f"{r.status} ({r.problem.split(': ', 1)[-1]})") for r in rows]
+              _status(r.status) if not r.problem else f"{_status(r.status)} ({r.problem.split(': ', 1)[-1]})")
+             for r in rows]
     widths = [max(len(str(c[k])) for c in [header, *cells]) for k in range(3)]
     lines = [f"{header[0]:<{widths[0]}}  {header[1]:<{widths[1]}}  {header[2]:>{widths[2]}}  {header[3]}"]
     for row, c in zip(rows, cells):
@@ -306,38 +341,59 @@ def format_table(rows: Sequence[PartProgress], *, details: bool = False) -> str:
             lines += [f"    {t.name}: {t.error}" for t in row.failing]
     counts = {s: sum(r.status == s for r in rows) for s in ("done", "in progress", "not started")}
     lines.append("")
-    lines.append(f"{counts['done']} of {len(rows)} parts done, {counts['in progress']} in progress, "
-                 f"{counts['not started']} not started. Visible tests only: hidden tests run when you are graded.")
+    lines.append(say(
+        f"{counts['done']} of {len(rows)} parts done, {counts['in progress']} in progress, "
+        f"{counts['not started']} not started. Visible tests only: hidden tests run when you are graded.",
+        f"{counts['done']} de {len(rows)} partes hechas, {counts['in progress']} en curso, "
+        f"{counts['not started']} sin empezar. Solo tests visibles: los ocultos se ejecutan al calificar."))
     return "\n".join(lines)
+
+
+_STATUS_ES = {"not started": "sin empezar", "in progress": "en curso", "done": "hecho", "missing": "no existe",
+              "unreadable": "ilegible"}
+
+
+def _status(status: str) -> str:
+    """A status as the table shows it, in the current language (the status values themselves stay English)."""
+    return say(status, _STATUS_ES.get(status, status))
 
 
 def _find_exercises(start: Path) -> Path:
     for folder in (start, *start.parents):
         if (folder / "exercises").is_dir():
             return folder / "exercises"
-    raise FileNotFoundError(f"no exercises/ folder in {start} or above it")
+    raise FileNotFoundError(say(f"no exercises/ folder in {start} or above it",
+                                f"no hay carpeta exercises/ en {start} ni por encima"))
 
 
-def run_progress(root: str | os.PathLike | None = None, *, timeout: float = 60) -> list[PartProgress]:
+def run_progress(root: str | os.PathLike | None = None, *, timeout: float = 60,
+                 language: str | None = None) -> list[PartProgress]:
     """:func:`check_exercises` in a separate process (``python -m toolfaults.progress --json``).
 
     Nothing the tests do reaches the calling kernel. ``root`` defaults to the
-    ``exercises/`` folder in the current folder or above it.
+    ``exercises/`` folder in the current folder or above it. With ``language``,
+    only that edition's exercises are run (and their messages are in that language).
 
     Raises:
         FileNotFoundError: when there is no exercises folder.
         RuntimeError: when the check itself fails.
     """
     folder = Path(root) if root is not None else _find_exercises(Path.cwd())
-    done = subprocess.run([sys.executable, "-m", "toolfaults.progress", str(folder), "--json",
-                           "--timeout", str(timeout)], capture_output=True, text=True, env=_kernel_env())
+    command = [sys.executable, "-m", "toolfaults.progress", str(folder), "--json", "--timeout", str(timeout)]
+    if language is not None:
+        command += ["--language", language]
+    done = subprocess.run(command, capture_output=True, text=True, env=_kernel_env())
     if done.returncode != 0:
-        raise RuntimeError(f"the progress check failed:\n{done.stderr.strip()[-2000:]}")
+        raise RuntimeError(say("the progress check failed:", "la comprobación del progreso falló:")
+                           + f"\n{done.stderr.strip()[-2000:]}")
     return [PartProgress.from_dict(d) for d in json.loads(done.stdout)]
 
 
 def show_progress(root: str | os.PathLike | None = None, *, details: bool = True, timeout: float = 60) -> None:
     """For a notebook cell (the course index): print the progress table of your exercises.
+
+    Only the exercises of the current language's edition are listed (see
+    :func:`toolfaults.language.use_language`), and the table is in that language.
 
     Args:
         root: the exercises folder (default: ``exercises/`` in the current folder or above it).
@@ -345,13 +401,16 @@ def show_progress(root: str | os.PathLike | None = None, *, details: bool = True
         timeout: seconds a cell may run.
     """
     folder = Path(root) if root is not None else _find_exercises(Path.cwd())
-    print(f"Running the visible tests of your exercises in {folder.resolve()} (on a scratch copy: "
-          "your notebooks are not changed). This takes a few seconds per exercise...", flush=True)
-    print(format_table(run_progress(folder, timeout=timeout), details=details))
+    print(say(f"Running the visible tests of your exercises in {folder.resolve()} (on a scratch copy: "
+              "your notebooks are not changed). This takes a few seconds per exercise...",
+              f"Ejecutando los tests visibles de tus ejercicios en {folder.resolve()} (sobre una copia: "
+              "tus notebooks no cambian). Tarda unos segundos por ejercicio..."), flush=True)
+    language = current_language()
+    print(format_table(run_progress(folder, timeout=timeout, language=language), details=details))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m toolfaults.progress [EXERCISES] [--json] [--details] [--timeout S]``."""
+    """``python -m toolfaults.progress [EXERCISES] [--json] [--details] [--timeout S] [--language en|es]``."""
     parser = argparse.ArgumentParser(prog="python -m toolfaults.progress", description=(
         "Run the visible tests of each exercise on your own notebooks (a scratch copy, offline) "
         "and show each part's status: not started, in progress or done."))
@@ -360,14 +419,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="list failing tests with their messages")
     parser.add_argument("--timeout", type=float, default=60, help="seconds a cell may run (default: 60)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--language", choices=LANGUAGES, default=None,
+                        help="only this edition's exercises (es: the folders ending in _es), table in that language")
     args = parser.parse_args(argv)
+    if args.language is not None:
+        from .language import use_language
+
+        use_language(args.language)
     if not (args.quiet or args.json):  # one line per exercise on stderr while it runs
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
     try:
-        rows = check_exercises(args.root, timeout=args.timeout)
+        rows = check_exercises(args.root, timeout=args.timeout, language=args.language)
     except FileNotFoundError as err:
         print(err, file=sys.stderr)
         return 2

@@ -68,6 +68,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .language import say
+
 __all__ = ["Choice", "Question", "Feedback", "Quiz", "classify", "quiz", "validate", "render_markdown",
            "is_quiz_cell", "questions_from_cell"]
 
@@ -92,6 +94,10 @@ class Choice:
     correct: bool = False
 
 
+def _TRY_AGAIN() -> str:  # noqa: N802 - reads like the constant it was
+    return say(" Try another answer.", " Prueba otra respuesta.")
+
+
 @dataclass(frozen=True)
 class Feedback:
     """What the learner sees after picking an option.
@@ -108,12 +114,12 @@ class Feedback:
 
     @property
     def headline(self) -> str:
-        """``"Right."`` or ``"Not quite."``: the first words of the feedback."""
-        return "Right." if self.correct else "Not quite."
+        """``"Right."`` or ``"Not quite."`` (in Spanish "Correcto." or "No exactamente."): the first words of the feedback."""
+        return say("Right.", "Correcto.") if self.correct else say("Not quite.", "No exactamente.")
 
     def text(self) -> str:
         """The whole feedback as plain text."""
-        tail = "" if self.correct else " Try another answer."
+        tail = "" if self.correct else _TRY_AGAIN()
         return f"{self.headline} {self.why}{tail}"
 
 
@@ -361,14 +367,14 @@ class Quiz:
 
     Args:
         questions: :class:`Question` objects (or dicts with their fields).
-        title: the heading above the questions.
+        title: the heading above the questions (default: "Self-check", in Spanish "Autoevaluación").
 
     Raises:
         ValueError: when the questions break a rule (see :func:`validate`).
     """
 
     questions: Sequence[Question | Mapping[str, Any]]
-    title: str = "Self-check"
+    title: str | None = None
     answers: dict[int, int] = field(default_factory=dict)     # question -> last option picked
     first_try: dict[int, bool] = field(default_factory=dict)  # question -> right at the first pick?
     _widget: Any = field(default=None, repr=False)
@@ -378,6 +384,8 @@ class Quiz:
 
     def __post_init__(self) -> None:
         self.questions = validate(self.questions)
+        if self.title is None:
+            self.title = say("Self-check", "Autoevaluación")
 
     # checking, without widgets ----------------------------------------------------------------
     def check(self, question: int, answer: int | str | Choice) -> Feedback:
@@ -402,13 +410,16 @@ class Quiz:
         """One line: how many are right, of how many, and how many at the first try."""
         n = len(self.questions)
         if not self.answers:
-            return f"{n} questions: pick an answer to see whether it is right, and why."
+            return say(f"{n} questions: pick an answer to see whether it is right, and why.",
+                       f"{n} preguntas: elige una respuesta para ver si es correcta y por qué.")
         first = sum(self.first_try.values())
-        return f"{self.score} of {n} right ({first} at the first try)."
+        return say(f"{self.score} of {n} right ({first} at the first try).",
+                   f"{self.score} de {n} correctas ({first} a la primera).")
 
     def text(self) -> str:
         """The quiz as plain text (what a reader without widgets sees)."""
-        lines = [f"{self.title} ({len(self.questions)} questions; run the cell to answer them)"]
+        lines = [say(f"{self.title} ({len(self.questions)} questions; run the cell to answer them)",
+                     f"{self.title} ({len(self.questions)} preguntas; ejecuta la celda para responderlas)")]
         for n, q in enumerate(self.questions, 1):
             prompt = " ".join(q.prompt.replace("> ", "").split())
             lines.append(f"{n}. {prompt}")
@@ -492,7 +503,7 @@ class Quiz:
             box.remove_class("tf-quiz-right")
             box.remove_class("tf-quiz-wrong")
             box.add_class("tf-quiz-right" if feedback.correct else "tf-quiz-wrong")
-            tail = "" if feedback.correct else " Try another answer."
+            tail = "" if feedback.correct else _TRY_AGAIN()
             box.value = (f"<p><strong>{'✓' if feedback.correct else '✗'} {feedback.headline}</strong> "
                          f"{_inline(feedback.why)}{html.escape(tail)}</p>")
             self._score.value = f"<p>{html.escape(self.score_text())}</p>"
@@ -535,12 +546,12 @@ def questions_from_cell(source: str) -> list[Question]:
     return validate(namespace["QUESTIONS"])
 
 
-def quiz(questions: Sequence[Question | Mapping[str, Any]], title: str = "Self-check") -> Quiz:
+def quiz(questions: Sequence[Question | Mapping[str, Any]], title: str | None = None) -> Quiz:
     """Build a lesson's self-check; as a cell's last expression it shows the questions.
 
     Args:
         questions: the lesson's questions (see :class:`Question` and :func:`classify`).
-        title: the heading above them.
+        title: the heading above them (default: "Self-check", in Spanish "Autoevaluación").
 
     Returns:
         The :class:`Quiz` (``.check(i, answer)`` answers without widgets).

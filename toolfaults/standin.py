@@ -222,7 +222,7 @@ def _make_handler(standin: AnthropicStandIn) -> type[BaseHTTPRequestHandler]:
             self._send(405, {}, _error_body(405, f"the stand-in only answers POST {MESSAGES_PATH}"))
 
         def _send(self, status: int, headers: dict[str, str], payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode("utf-8")
+            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             self.send_response(status)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))

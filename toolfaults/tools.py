@@ -48,6 +48,7 @@ from langchain_core.tools import StructuredTool
 from pydantic import Field
 
 from .errors import RateLimitError
+from .language import current_language, say
 
 __all__ = [
     "MockTool",
@@ -123,7 +124,7 @@ def fresh_exception(error: BaseException | type[BaseException], default_message:
 
 
 def _raise(outcome: BaseException | type[BaseException], tool_name: str) -> None:
-    raise fresh_exception(outcome, f"{tool_name} failed")
+    raise fresh_exception(outcome, say(f"{tool_name} failed", f"{tool_name} falló"))
 
 
 class MockTool(StructuredTool):
@@ -228,7 +229,19 @@ class WriteTool(MockTool):
 
 def web_search(query: str) -> str:
     """Search the web for a query and return the top results."""
-    return f"results for {query!r}"
+    return say(f"results for {query!r}", f"resultados para {query!r}")
+
+
+def send_email(to: str, body: str) -> str:
+    """Send an e-mail message to one recipient."""
+    return say(f"message sent to {to}", f"mensaje enviado a {to}")
+
+
+# The descriptions (what the model reads) of toolfaults' own default functions, in Spanish.
+_DESCRIPTIONS_ES: dict[Callable[..., Any], str] = {
+    web_search: "Busca en la web una consulta y devuelve los mejores resultados.",
+    send_email: "Envía un mensaje de correo electrónico a un destinatario.",
+}
 
 
 def make_tool(
@@ -262,6 +275,8 @@ def make_tool(
         **fields: further fields of ``cls`` (for example ``fail=`` of :class:`WriteTool`).
     """
     func = func or web_search
+    if description is None and func in _DESCRIPTIONS_ES and current_language() == "es":
+        description = _DESCRIPTIONS_ES[func]
     tool_name = name or func.__name__
     base = StructuredTool.from_function(func, name=tool_name, description=description)
     return cls(
@@ -282,10 +297,13 @@ def flaky_tool(
     func: Callable[..., Any] | None = None,
     *,
     failures: int = 2,
-    error: BaseException | type[BaseException] = ConnectionError("connection reset by peer"),
+    error: BaseException | type[BaseException] | None = None,
     **kwargs: Any,
 ) -> MockTool:
     """A tool that raises ``error`` on its first ``failures`` calls, then works.
+
+    The default error is ``ConnectionError("connection reset by peer")`` (in Spanish,
+    "el servidor cortó la conexión").
 
     >>> tool = flaky_tool(failures=1)
     >>> try:
@@ -295,16 +313,23 @@ def flaky_tool(
     >>> tool.invoke({"query": "x"})
     "results for 'x'"
     """
+    if error is None:
+        error = ConnectionError(say("connection reset by peer", "el servidor cortó la conexión"))
     return make_tool(func, outcomes=[error] * failures, **kwargs)
 
 
 def failing_tool(
     func: Callable[..., Any] | None = None,
     *,
-    error: BaseException | type[BaseException] = RuntimeError("internal failure"),
+    error: BaseException | type[BaseException] | None = None,
     **kwargs: Any,
 ) -> MockTool:
-    """A tool that raises ``error`` on every call (a permanent fault)."""
+    """A tool that raises ``error`` on every call (a permanent fault).
+
+    The default error is ``RuntimeError("internal failure")`` (in Spanish, "fallo interno").
+    """
+    if error is None:
+        error = RuntimeError(say("internal failure", "fallo interno"))
     return make_tool(func, then=error, **kwargs)
 
 
@@ -323,7 +348,8 @@ def timeout_tool(
     times out forever; a number times out that many calls, then works.
     """
     tool_name = kwargs.get("name") or (func.__name__ if func else "web_search")
-    error = TimeoutError(f"{tool_name} did not answer within {timeout:g} s")
+    error = TimeoutError(say(f"{tool_name} did not answer within {timeout:g} s",
+                             f"{tool_name} no respondió en {timeout:g} s"))
     script: dict[str, Any] = {"then": error} if failures is None else {"outcomes": [error] * failures}
     return make_tool(func, **script, sleep=sleep, failure_latency=timeout, **kwargs)
 
@@ -340,7 +366,8 @@ def rate_limited_tool(
     ``failures=None`` keeps it rate-limited forever.
     """
     tool_name = kwargs.get("name") or (func.__name__ if func else "web_search")
-    error = RateLimitError(f"{tool_name}: rate limit exceeded", retry_after=retry_after)
+    error = RateLimitError(say(f"{tool_name}: rate limit exceeded", f"{tool_name}: límite de peticiones superado"),
+                           retry_after=retry_after)
     script: dict[str, Any] = {"then": error} if failures is None else {"outcomes": [error] * failures}
     return make_tool(func, **script, **kwargs)
 
@@ -354,22 +381,18 @@ def odd_format_tool(value: Any, func: Callable[..., Any] | None = None, **kwargs
     return make_tool(func, then=Return(value), **kwargs)
 
 
-def send_email(to: str, body: str) -> str:
-    """Send an e-mail message to one recipient."""
-    return f"message sent to {to}"
-
-
 def write_tool(
     func: Callable[..., Any] | None = None,
     *,
     failures: int = 0,
-    error: BaseException | type[BaseException] = TimeoutError("mail server did not confirm within 10 s"),
+    error: BaseException | type[BaseException] | None = None,
     fail: Literal["before", "after"] = "after",
     **kwargs: Any,
 ) -> WriteTool:
     """A tool with a side effect (default: ``send_email(to, body)``).
 
-    Its first ``failures`` calls raise ``error``, either ``"before"`` the effect
+    Its first ``failures`` calls raise ``error`` (default: ``TimeoutError("mail server did
+    not confirm within 10 s")``), either ``"before"`` the effect
     (nothing happened) or ``"after"`` it (the e-mail went out, yet the caller sees
     a failure). ``tool.effects`` shows what really happened. The tool carries
     ``metadata={"side_effects": True}``.
@@ -383,6 +406,9 @@ def write_tool(
     True
     """
     func = func or send_email
+    if error is None:
+        error = TimeoutError(say("mail server did not confirm within 10 s",
+                                 "el servidor de correo no confirmó el envío en 10 s"))
     metadata = {"side_effects": True, **(kwargs.pop("metadata", None) or {})}
     tool = make_tool(func, outcomes=[error] * failures, metadata=metadata, cls=WriteTool, fail=fail, **kwargs)
     assert isinstance(tool, WriteTool)
