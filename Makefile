@@ -33,12 +33,18 @@ RUN := PATH="$(BIN):$$PATH" PYTHONNOUSERSITE=1
 # Tests never use a real model, even when a key is set in the environment.
 OFFLINE := TOOLFAULTS_MODE=offline
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
-FIRST_PAGE := course/00_index.ipynb
+# The course's language: `make lab LANG=es` opens the Spanish edition (course/es/), as does a
+# Spanish locale (LANG=es_ES.UTF-8); anything else opens the English one. Only that first page
+# changes: both editions are always there, each index links the other.
+COURSE_LANGUAGE := $(if $(filter es es_% es-%,$(LANG)),es,en)
+FIRST_PAGE := $(if $(filter es,$(COURSE_LANGUAGE)),course/es/00_index.ipynb,course/00_index.ipynb)
+# What the programs run by `make lab LANG=es` see as their locale: a real one, not "es".
+LAB_LOCALE := $(if $(filter es,$(LANG)),C.UTF-8,$(LANG))
 PORT ?= 8888
 # The one JupyterLab command. `make lab` runs it; the end-to-end tests start JupyterLab
 # through `make lab` too, adding only their own port, token and settings folders in LAB_ARGS.
 LAB_ARGS ?=
-LAB = $(RUN) $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) $(ROOT_FLAG) \
+LAB = $(RUN) LANG="$(LAB_LOCALE)" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) $(ROOT_FLAG) \
 	--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 	$(LAB_ARGS) "$(FIRST_PAGE)"
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
@@ -73,7 +79,7 @@ $(VENV)-%/.installed: requirements.txt constraints.txt pyproject.toml
 
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
-lab: $(STAMP) ## Start JupyterLab on the course's first page (INSTRUCTOR=1: with nbgrader's instructor tools)
+lab: $(STAMP) ## Start JupyterLab on the course's first page (LANG=es: the Spanish edition; INSTRUCTOR=1: with nbgrader's instructor tools)
 	@$(BIN)/python -m autograder.labsettings $(VENV) $(if $(INSTRUCTOR),--instructor,) >/dev/null
 	$(LAB)
 
@@ -81,7 +87,7 @@ lab: $(STAMP) ## Start JupyterLab on the course's first page (INSTRUCTOR=1: with
 # hygiene and the exercises-in-sync check (tests/test_repo.py), the report and feedback pages
 # (tests/reporting), and the grade command on two submissions (tests/smoke). Selected by path:
 # FAST_TESTS is the one list; everything else runs in `make test` only.
-FAST_TESTS := tests/package tests/test_repo.py tests/reporting tests/smoke
+FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/reporting tests/smoke
 test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 
@@ -142,9 +148,10 @@ progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratc
 grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
 
-learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address]
-	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO]"; exit 1; }
-	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",)
+learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address] [LANG=es]
+	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO] [LANG=es]"; exit 1; }
+	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",) \
+		$(if $(filter es,$(COURSE_LANGUAGE)),--language es,)
 
 collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv]
 	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv]"; exit 1; }
@@ -160,6 +167,10 @@ bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) me
 SCHEDULER ?= tcp://127.0.0.1:8786
 check-cluster: $(STAMP) ## Check a running Dask cluster (SCHEDULER=tcp://host:8786): each worker imports the grader and starts a sandboxed kernel
 	$(RUN) $(BIN)/python -m autograder.checkcluster $(SCHEDULER)
+
+.PHONY: translations
+translations: $(STAMP) ## Fail, naming each cell, where the Spanish edition is out of step with the English one
+	$(RUN) $(BIN)/python -m autograder.translations check
 
 check-notebooks: $(STAMP) ## Fail if a committed notebook has outputs or execution counts
 	$(RUN) $(BIN)/python -m autograder.notebooks check

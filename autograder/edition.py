@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parent / "learner_edition"
 FIRST_PAGE = "course/00_index.ipynb"
+# The first page of each language's edition (`make learner-edition LANG=es`, `make lab LANG=es`).
+FIRST_PAGES = {"en": FIRST_PAGE, "es": "course/es/00_index.ipynb"}
 # Tracked files of the course copied as they are (folders, then single files).
 COPIED = ("course/", "exercises/", "toolfaults/", "tests/package/", "pyproject.toml", "constraints.txt")
 # Pins that only grading and the course's own tests need (Dask, PostgreSQL, the browser tests).
@@ -158,24 +160,35 @@ def binder_url(repository: str, page: str = FIRST_PAGE) -> str:
     return f"https://mybinder.org/v2/{spec}?urlpath=lab/tree/{page}"
 
 
-def badge(repository: str, page: str = FIRST_PAGE) -> str:
-    """The Binder badge (Markdown) for ``repository``."""
-    return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(repository, page)})"
+BADGE_LABELS = {"en": "Binder", "es": "Binder (español)"}
 
 
-BADGE_LINE = re.compile(r"^\[!\[Binder\]\([^)]*\)\]\([^)]*\)$", re.M)
+def badge(repository: str, page: str = FIRST_PAGE, language: str = "en") -> str:
+    """The Binder badge (Markdown) for ``repository``; the Spanish one is labelled and opens ``page``."""
+    return f"[![{BADGE_LABELS[language]}](https://mybinder.org/badge_logo.svg)]({binder_url(repository, page)})"
+
+
+def _badge_line(language: str) -> re.Pattern[str]:
+    return re.compile(rf"^\[!\[{re.escape(BADGE_LABELS[language])}\]\([^)]*\)\]\([^)]*\)$", re.M)
+
+
+BADGE_LINE = _badge_line("en")
 
 
 def readme_badge(readme: Path, repository: str = REPOSITORY, write: bool = True) -> bool:
-    """Make ``readme``'s Binder badge the one of ``repository``; returns True when it already was."""
-    text = Path(readme).read_text(encoding="utf-8")
-    want = badge(repository)
+    """Make ``readme``'s Binder badges (the English one, and the Spanish section's when there is
+    one) those of ``repository``; returns True when they already were."""
+    text = new = Path(readme).read_text(encoding="utf-8")
     if not BADGE_LINE.search(text):
         raise EditionError(f"{readme} has no Binder badge line to update")
-    if BADGE_LINE.search(text).group(0) == want:
+    for language, page in FIRST_PAGES.items():
+        line = _badge_line(language)
+        if line.search(new):
+            new = line.sub(badge(repository, page, language), new, count=1)
+    if new == text:
         return True
     if write:
-        Path(readme).write_text(BADGE_LINE.sub(want, text, count=1), encoding="utf-8")
+        Path(readme).write_text(new, encoding="utf-8")
     return False
 
 
@@ -189,6 +202,7 @@ class Edition:
     files: list[str] = field(default_factory=list)
     repository: str | None = None
     commit: str | None = None  # the edition's new commit (None: nothing changed)
+    language: str = "en"
 
 
 def _git(*args: str, cwd: Path, check: bool = True) -> str:
@@ -257,19 +271,46 @@ def _section(markdown: str, heading: str) -> str:
     return m.group(0) if m else ""
 
 
-def _readme(source: Path, repository: str | None, progress: bool) -> str:
-    text = (TEMPLATES / "README.md").read_text()
+#: The learner README's words that depend on the language (the rest is in its template).
+README_WORDS = {
+    "en": {
+        "binder": ("Click the Binder badge above: JupyterLab opens on the course's first page in your "
+                   "browser, with nothing to install. (Binder keeps nothing: download the notebooks you "
+                   "work on before you close the tab.)"),
+        "clone": "Your instructor gives you the repository's address; clone it and run it on your machine:",
+        "progress": "make progress  # which exercises you have done, and what is left\n",
+    },
+    "es": {
+        "binder": ("Pulsa el botón de Binder de arriba: JupyterLab se abre en la primera página del curso, "
+                   "en tu navegador, sin instalar nada. (Binder no guarda nada: descarga los notebooks en "
+                   "los que trabajas antes de cerrar la pestaña.)"),
+        "clone": "Tu profesor te da la dirección del repositorio; clónalo y ejecútalo en tu máquina:",
+        "progress": "make progress  # qué ejercicios has terminado y qué te falta\n",
+    },
+}
+
+
+def _course_map(source: Path, language: str) -> str:
+    """The course map of the course README, in ``language`` (the Spanish one is in its "En español" section)."""
+    readme = (source / "README.md").read_text()
+    if language == "es":
+        m = re.search(r"^### Mapa del curso\n.*?(?=^##|\Z)", _section(readme, "En español"), re.M | re.S)
+        return ("#" + m.group(0)) if m else ""
+    course_map = _section(readme, "Course map")
+    return re.sub(r"\n(Exercises `convert_temperature`.*?)(?=\n\n|\Z)", "", course_map, flags=re.S)
+
+
+def _readme(source: Path, repository: str | None, progress: bool, language: str = "en") -> str:
+    text = (TEMPLATES / ("README.md" if language == "en" else f"README.{language}.md")).read_text()
+    words = README_WORDS[language]
     if repository:
-        start = ("Click the Binder badge above: JupyterLab opens on the course's first page in your "
-                 "browser, with nothing to install. (Binder keeps nothing: download the notebooks you "
-                 "work on before you close the tab.)")
-        text = text.replace("@BADGE@", badge(repository))
+        start = words["binder"]
+        text = text.replace("@BADGE@", badge(repository, FIRST_PAGES[language], language))
     else:
-        start = "Your instructor gives you the repository's address; clone it and run it on your machine:"
+        start = words["clone"]
         text = text.replace("@BADGE@\n\n", "")
-    progress_line = "make progress  # which exercises you have done, and what is left\n" if progress else ""
-    course_map = _section((source / "README.md").read_text(), "Course map")
-    course_map = re.sub(r"\n(Exercises `convert_temperature`.*?)(?=\n\n|\Z)", "", course_map, flags=re.S)
+    progress_line = words["progress"] if progress else ""
+    course_map = _course_map(source, language)
     return (text.replace("@BINDER_START@", start).replace("@PROGRESS_LINE@", progress_line)
             .replace("@COURSE_MAP@", course_map.rstrip() + "\n\n"))
 
@@ -309,7 +350,7 @@ def _prepare(dest: Path, source: Path) -> dict:
     return previous
 
 
-def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edition:
+def build(dest: Path, repository: str | None = None, source: Path = ROOT, language: str | None = None) -> Edition:
     """Write the learner edition into ``dest`` and commit it there (see the module's docstring).
 
     Args:
@@ -317,6 +358,8 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
         repository: the class repository's address, for its Binder badge; default: the one
             given before (``.edition.json``), else ``dest``'s ``origin`` remote, else no badge.
         source: the course repository.
+        language: "en" or "es": the edition's first page, README and Binder badge (both editions'
+            notebooks are in it either way); default: the one given before, else English.
     Returns:
         the :class:`Edition` written, with the new commit (None when nothing changed).
     Raises:
@@ -325,6 +368,9 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
     dest, source = Path(dest).resolve(), Path(source).resolve()
     previous = _prepare(dest, source)
     repository = repository or previous.get("repository") or _origin(dest)
+    language = language or previous.get("language") or "en"
+    if language not in FIRST_PAGES:
+        raise EditionError(f"no {language!r} edition of the course: choose one of {', '.join(FIRST_PAGES)}")
     if repository:
         binder_url(repository)  # fails early on an address Binder cannot open
     files = _tracked(source)
@@ -337,8 +383,9 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
     (dest / "pyproject.toml").write_text(_learner_pyproject((source / "pyproject.toml").read_text()))
     phony, target = _makefile_extra(source)
     makefile = (TEMPLATES / "Makefile").read_text().replace("@PHONY_EXTRA@", phony).replace("@TARGETS_EXTRA@", target)
+    makefile = makefile.replace(f"FIRST_PAGE := {FIRST_PAGE}", f"FIRST_PAGE := {FIRST_PAGES[language]}")
     (dest / "Makefile").write_text(makefile.replace(" \n", "\n"))
-    (dest / "README.md").write_text(_readme(source, repository, bool(phony)))
+    (dest / "README.md").write_text(_readme(source, repository, bool(phony), language))
     (dest / ".gitignore").write_text((TEMPLATES / "gitignore").read_text())
     shutil.copy2(TEMPLATES / "postBuild", dest / "postBuild")
     (dest / "binder").mkdir(exist_ok=True)
@@ -346,7 +393,7 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
     for test in sorted((TEMPLATES / "tests").glob("*.py")):
         shutil.copy2(test, dest / "tests" / test.name)
     source_commit = _git("rev-parse", "HEAD", cwd=source, check=False) or None
-    manifest = {"repository": repository, "source_commit": source_commit, "test_cells": _test_cells(dest)}
+    manifest = {"repository": repository, "language": language, "source_commit": source_commit, "test_cells": _test_cells(dest)}
     (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
     found = leaks(dest)
@@ -364,7 +411,7 @@ def build(dest: Path, repository: str | None = None, source: Path = ROOT) -> Edi
         commit = _git("rev-parse", "HEAD", cwd=dest)
     written = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*")
                      if p.is_file() and ".git" not in p.relative_to(dest).parts[:1])
-    return Edition(dest, written, repository, commit)
+    return Edition(dest, written, repository, commit, language)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dest", help="the edition's folder, or `badge` to write the course README's Binder badge")
     parser.add_argument("--repository", default=None,
                         help="the class repository's address (https://github.com/OWNER/REPO), for its Binder badge")
+    parser.add_argument("--language", choices=sorted(FIRST_PAGES), default=None,
+                        help="the edition's language: its first page, README and Binder badge (default: en, or as before)")
     parser.add_argument("--check", action="store_true", help="with `badge`: only check, exit 1 when it differs")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -384,14 +433,14 @@ def main(argv: list[str] | None = None) -> int:
             print("README.md's Binder badge " + ("differs from autograder/course.py's REPOSITORY: run "
                                                  "`python -m autograder.edition badge`" if args.check else "updated"))
             return 1 if args.check else 0
-        edition = build(Path(args.dest), args.repository)
+        edition = build(Path(args.dest), args.repository, language=args.language)
     except (EditionError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     print(f"Learner edition in {edition.dest}: {len(edition.files)} files, "
           + (f"committed {edition.commit[:12]}." if edition.commit else "nothing changed since its last commit."))
     if edition.repository:
-        print(f"Binder: {binder_url(edition.repository)}")
+        print(f"Binder: {binder_url(edition.repository, FIRST_PAGES[edition.language])}")
     else:
         print("No Binder badge: give the class repository's address once with REPOSITORY=https://github.com/OWNER/REPO "
               "(or add it as the edition's `origin` remote) and run this again.")

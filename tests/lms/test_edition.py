@@ -95,9 +95,33 @@ def test_badges_are_written_from_the_repository_address(built):
     assert "mybinder.org/v2/gh/example-school/errors-spring/HEAD?urlpath=lab/tree/course/00_index.ipynb" in readme
     assert json.loads((built.dest / ".edition.json").read_text())["repository"] == CLASS_REPO
     assert edition.readme_badge(ROOT / "README.md", REPOSITORY, write=False), (
-        "README.md's Binder badge is not the one of autograder/course.py's REPOSITORY: "
+        "README.md's Binder badges are not those of autograder/course.py's REPOSITORY: "
         "run `python -m autograder.edition badge`")
+    course_readme = (ROOT / "README.md").read_text()
+    assert edition.badge(REPOSITORY, "course/es/00_index.ipynb", "es") in course_readme, (
+        "the README's Spanish section has no Binder badge opening course/es/00_index.ipynb")
     assert edition.binder_url("git@gitlab.com:group/course.git").startswith("https://mybinder.org/v2/gl/group%2Fcourse/HEAD")
+
+
+def test_an_edition_in_spanish(tmp_path):
+    """LANG=es: the first page, README and Binder badge are the Spanish edition's; the course map links resolve."""
+    import re
+
+    spanish = edition.build(tmp_path / "clase", CLASS_REPO, language="es")
+    assert spanish.language == "es"
+    makefile = (spanish.dest / "Makefile").read_text()
+    assert "FIRST_PAGE := course/es/00_index.ipynb" in makefile
+    readme = (spanish.dest / "README.md").read_text()
+    assert readme.startswith("# Manejo de errores en tool calling con LLM")
+    assert edition.badge(CLASS_REPO, "course/es/00_index.ipynb", "es") in readme
+    assert "Pulsa el botón de Binder" in readme and "## Mapa del curso" in readme
+    links = re.findall(r"\]\(((?:course|exercises)/[^)]+\.ipynb)\)", readme)
+    assert len(links) >= 10 and all("/es/" in link or "_es/" in link for link in links), links
+    missing = [link for link in links if not (spanish.dest / link).is_file()]
+    assert not missing, f"the Spanish README links notebooks the edition lacks: {missing}"
+    assert edition.leaks(spanish.dest) == []
+    again = edition.build(spanish.dest)   # the language is remembered, like the address
+    assert again.language == "es" and again.commit is None
 
 
 def test_edition_has_its_own_history(built, tmp_path):
