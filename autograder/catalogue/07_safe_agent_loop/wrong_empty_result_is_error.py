@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: marks an empty result (None or "") as an error
 # expect: an empty result is not an error
+# expect-es: un resultado vacío no es un error
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: answers a schema error with a generic message that names no field
 # expect: does not name the field
+# expect-es: no nombra el campo
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: answers response.tool_calls but leaves invalid_tool_calls without a result
 # expect: left without a result
+# expect-es: se quedaron sin resultado
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

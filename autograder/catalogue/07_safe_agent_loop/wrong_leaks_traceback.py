@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: sends the traceback of an internal error to the model
 # expect: leaks a traceback
+# expect-es: filtra un traceback
 import traceback
 
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,

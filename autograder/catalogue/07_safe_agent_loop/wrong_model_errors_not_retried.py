@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: stops with model_error at the first model failure, even a transient one
 # expect: retried like a tool
+# expect-es: se reintenta como el de una herramienta
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: calls the model without catching its errors, so they escape the loop
 # expect: It must never raise
+# expect-es: Nunca debe lanzar
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: runs the same failing call again and again (no repeated-failure breaker)
 # expect: the third identical call must not run
+# expect-es: idéntica no debe ejecutarse
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: retries every exception of a tool, not only the transient ones
 # expect: only transient errors are retried
+# expect-es: solo se reintentan los errores transitorios
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: treats a ToolException as transient and retries it
 # expect: do not retry it
+# expect-es: no la reintentes
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: retries a write (side_effects) after a transient failure, like a read
 # expect: must not be retried
+# expect-es: no debe reintentarse
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

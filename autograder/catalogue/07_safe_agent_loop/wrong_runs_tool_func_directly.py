@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: calls tool.func(**args) directly, so the schema never checks the arguments
 # expect: with arguments its schema rejects
+# expect-es: con argumentos que su schema rechaza
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

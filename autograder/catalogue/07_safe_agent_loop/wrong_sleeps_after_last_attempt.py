@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: waits after every failed attempt, the last one included
 # expect: never after the last attempt
+# expect-es: nunca después del último intento
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: never sets status, so every ToolMessage says success, errors included
 # expect: status="error"
+# expect-es: status="error"
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

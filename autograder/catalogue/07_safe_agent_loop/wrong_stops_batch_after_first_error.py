@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: stops handling the batch at its first failed call, leaving the rest without a result
 # expect: left without a result
+# expect-es: se quedaron sin resultado
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

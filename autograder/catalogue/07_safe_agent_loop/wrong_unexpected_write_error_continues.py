@@ -2,6 +2,7 @@
 # mistake: the old write rule: only a transient failure leaves a write uncertain; an unexpected exception
 # on a write is reported as an internal error and the loop goes on, although the write may have happened
 # expect: unexpected exception
+# expect-es: excepción inesperada
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

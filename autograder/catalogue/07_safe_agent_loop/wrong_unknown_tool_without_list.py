@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: says a tool is unknown without listing the tools that exist
 # expect: does not list the available tool
+# expect-es: no enumera la herramienta disponible
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: does not retry a failed write but carries on with the loop instead of stopping
 # expect: uncertain_write
+# expect-es: uncertain_write
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.

@@ -1,6 +1,7 @@
 # cell: debug_tool_loop_answer
 # mistake: calls the model at most max_iterations - 1 times
 # expect: max_iterations=2
+# expect-es: max_iterations=2
 def debug_tool_loop(question: str, model, tools: list, max_iterations: int = 5) -> str:
     """Run the model -> tool -> model loop, print a step-by-step report and return the final answer."""
     by_name = {t.name: t for t in tools}

@@ -1,6 +1,7 @@
 # cell: debug_tool_loop_answer
 # mistake: at the limit returns a sentence that does not say the limit was reached
 # expect: iteration limit was reached
+# expect-es: se alcanzó el límite de iteraciones
 def debug_tool_loop(question: str, model, tools: list, max_iterations: int = 5) -> str:
     """Run the model -> tool -> model loop, print a step-by-step report and return the final answer."""
     by_name = {t.name: t for t in tools}

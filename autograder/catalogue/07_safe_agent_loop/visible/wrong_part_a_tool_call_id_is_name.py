@@ -1,6 +1,7 @@
 # cell: debug_tool_loop_answer
 # mistake: answers each call with its tool name as tool_call_id instead of its id
 # expect: tool_call_id
+# expect-es: tool_call_id
 def debug_tool_loop(question: str, model, tools: list, max_iterations: int = 5) -> str:
     """Run the model -> tool -> model loop, print a step-by-step report and return the final answer."""
     by_name = {t.name: t for t in tools}

@@ -1,6 +1,7 @@
 # cell: write_with_key_answer
 # mistake: derives the key from the arguments: two real charges of the same amount share one key and merge
 # expect: Both operations used the key
+# expect-es: Las dos operaciones usaron la clave
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool

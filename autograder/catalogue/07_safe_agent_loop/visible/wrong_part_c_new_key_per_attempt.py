@@ -1,6 +1,7 @@
 # cell: write_with_key_answer
 # mistake: makes a new key for every attempt, so the retry is a new charge
 # expect: The attempts sent the keys
+# expect-es: Los intentos enviaron las claves
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool

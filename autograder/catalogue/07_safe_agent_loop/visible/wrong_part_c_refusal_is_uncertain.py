@@ -1,6 +1,7 @@
 # cell: write_with_key_answer
 # mistake: treats a refusal (ToolException) as an uncertain write, though nothing was written
 # expect: a refusal is certain
+# expect-es: un rechazo no deja dudas
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool

@@ -1,6 +1,7 @@
 # cell: write_with_key_answer
 # mistake: retries a write that takes no key: the e-mail goes out twice
 # expect: Without a key, never retry a write
+# expect-es: Sin clave, nunca reintentes una escritura
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool

@@ -1,6 +1,7 @@
 # cell: write_with_key_answer
 # mistake: sleeps after the last attempt too
 # expect: never wait after the last attempt
+# expect-es: nunca esperes después del último intento
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool
