@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.tools import ToolException
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .language import current_language, fold, on_language_change, say
 from .tools import MockTool, fresh_exception, make_tool
@@ -162,6 +162,18 @@ class CalculatorInput(BaseModel):
     b: float = Field(description="The second operand.")
 
 
+class _CalculatorInputEs(BaseModel):
+    """Argumentos de la calculadora: una operación y dos números."""
+
+    model_config = ConfigDict(title="CalculatorInput")
+
+    operation: Literal["add", "subtract", "multiply", "divide"] = Field(
+        description="La operación: add, subtract, multiply o divide."
+    )
+    a: float = Field(description="El primer operando.")
+    b: float = Field(description="El segundo operando.")
+
+
 def calculator(operation: str, a: float, b: float) -> str:
     """Do basic arithmetic on two numbers."""
     if operation == "add":
@@ -180,7 +192,7 @@ def calculator_tool(**kwargs: Any) -> MockTool:
     """
     _in_spanish(kwargs, "Hace una operación aritmética básica con dos números.")
     tool = make_tool(calculator, **kwargs)
-    tool.args_schema = CalculatorInput
+    tool.args_schema = _CalculatorInputEs if current_language() == "es" else CalculatorInput
     return tool
 
 

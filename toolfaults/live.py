@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 import anthropic
 
 from .anthropic_offline import DEFAULT_MODEL, OfflineAnthropic
+from .language import say
 from .models import ScriptedChatModel
 
 __all__ = ["live_mode", "describe_mode", "base_url", "anthropic_client", "chat_model", "DEFAULT_MODEL"]
@@ -67,9 +68,9 @@ def _shown_url(url: str) -> str:
             host = f"[{host}]"
         port = f":{parts.port}" if parts.port else ""
     except ValueError:
-        return "a custom URL"
+        return say("a custom URL", "una URL propia")
     if not parts.scheme or not host:
-        return "a custom URL"
+        return say("a custom URL", "una URL propia")
     return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
@@ -78,11 +79,15 @@ def describe_mode() -> str:
     if live_mode():
         url = base_url()
         if url:
-            return f"LIVE: calls go to {_shown_url(url)} (a custom base URL, model {DEFAULT_MODEL})."
-        return f"LIVE: calls go to the real Anthropic API ({DEFAULT_MODEL}); answers will vary."
+            return say(f"LIVE: calls go to {_shown_url(url)} (a custom base URL, model {DEFAULT_MODEL}).",
+                       f"LIVE: las llamadas van a {_shown_url(url)} (una base URL propia, modelo {DEFAULT_MODEL}).")
+        return say(f"LIVE: calls go to the real Anthropic API ({DEFAULT_MODEL}); answers will vary.",
+                   f"LIVE: las llamadas van a la API real de Anthropic ({DEFAULT_MODEL}); las respuestas variarán.")
     if os.environ.get("ANTHROPIC_API_KEY", "").strip():
-        return "OFFLINE (forced by TOOLFAULTS_MODE=offline): scripted replay, no network."
-    return "OFFLINE: scripted replay, no network, no key needed (set ANTHROPIC_API_KEY for a real model)."
+        return say("OFFLINE (forced by TOOLFAULTS_MODE=offline): scripted replay, no network.",
+                   "OFFLINE (forzado por TOOLFAULTS_MODE=offline): respuestas de un guion, sin red.")
+    return say("OFFLINE: scripted replay, no network, no key needed (set ANTHROPIC_API_KEY for a real model).",
+               "OFFLINE: respuestas de un guion, sin red, sin clave (define ANTHROPIC_API_KEY para usar un modelo real).")
 
 
 def anthropic_client(script: Sequence[Any] = (), **kwargs: Any) -> anthropic.Anthropic:
@@ -114,7 +119,8 @@ def chat_model(script: Sequence[Any] = (), *, model: str = DEFAULT_MODEL, **kwar
         try:
             from langchain_anthropic import ChatAnthropic
         except ImportError:  # pragma: no cover - the course pins it
-            print("langchain-anthropic is not installed: using scripted replay instead.")
+            print(say("langchain-anthropic is not installed: using scripted replay instead.",
+                      "langchain-anthropic no está instalado: se usan las respuestas del guion."))
         else:
             url = base_url()
             if url and "base_url" not in kwargs and "anthropic_api_url" not in kwargs:

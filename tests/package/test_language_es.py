@@ -279,6 +279,26 @@ def test_backoff_summaries_follow_the_language():
     assert (result.summary(), summary_table([result])) == (english_line, english_table)
 
 
+def test_calculator_schema_and_mode_line_follow_the_language():
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from toolfaults.live import describe_mode
+
+    english = convert_to_openai_tool(catalog.calculator_tool())
+    assert english["function"]["parameters"]["properties"]["a"]["description"] == "The first operand."
+    assert describe_mode().startswith("OFFLINE")
+    use_language("es")
+    spanish = convert_to_openai_tool(catalog.calculator_tool())
+    assert spanish["function"]["name"] == "calculator"
+    assert spanish["function"]["description"] == "Hace una operación aritmética básica con dos números."
+    assert spanish["function"]["parameters"]["properties"]["a"]["description"] == "El primer operando."
+    assert spanish["function"]["parameters"]["properties"]["operation"]["enum"] == ["add", "subtract", "multiply", "divide"]
+    assert catalog.calculator_tool().invoke({"operation": "add", "a": 2, "b": 3}) == "5.0"
+    assert describe_mode().startswith("OFFLINE") and "sin red" in describe_mode()
+    use_language("en")
+    assert convert_to_openai_tool(catalog.calculator_tool()) == english
+
+
 def test_fold_and_listeners():
     assert fold("  Ciudad de  MÉXICO ") == "ciudad de mexico" and fold("Moscú") == fold("moscu")
     from toolfaults import language
