@@ -6,7 +6,8 @@ browser opens the lesson on that Python's kernel (the course's venv, or the venv
 kernel is idle and saves. The saved file must show every code cell executed, and errors
 only in the cells tagged `raises-exception` (failures shown on purpose; JupyterLab's Run
 All goes on past them and stops at any other error, which is how a learner sees it).
-A version with no interpreter on this machine is skipped, saying so.
+A version with no interpreter on this machine is skipped, saying so. The Spanish edition
+(course/es/, the same code with its text translated) runs on the course's own Python.
 """
 
 from __future__ import annotations
@@ -22,21 +23,32 @@ from labdriver import MAIN_VERSION, REPO, Notebook, kernel_name, other_pythons, 
 
 pytestmark = pytest.mark.e2e
 
-LESSONS = sorted(p.name for p in [*(REPO / "course").glob("[0-9][0-9]_*.ipynb"), *(REPO / "course").glob("A[0-9]*_*.ipynb")])
-CASES = [(v, lesson) for v in supported_versions() for lesson in LESSONS]
+def _notebooks(folder: Path) -> list[str]:
+    """The lessons and appendices of one edition, as paths relative to the repository."""
+    found = [*folder.glob("[0-9][0-9]_*.ipynb"), *folder.glob("A[0-9]*_*.ipynb")]
+    return sorted(p.relative_to(REPO).as_posix() for p in found)
+
+
+LESSONS = _notebooks(REPO / "course")
+SPANISH = _notebooks(REPO / "course" / "es")
+CASES = [(v, lesson) for v in supported_versions() for lesson in LESSONS] + [(MAIN_VERSION, lesson) for lesson in SPANISH]
+
+
+def _case_id(version: str, lesson: str) -> str:
+    return f"py{version}-{Path(lesson).name[:2]}" + ("-es" if "/es/" in lesson else "")
 
 
 def on_kernel(checkout: Path, lesson: str, version: str) -> str:
     """A copy of the lesson beside it (same folder: relative links and files still resolve)
     whose metadata names the kernel of ``version``; returns its path in the checkout."""
-    src = checkout / "course" / lesson
+    src = checkout / lesson
     # From the repository, not the server's copy: other browser tests run and save lessons there.
-    nb = nbformat.read(REPO / "course" / lesson, as_version=4)
+    nb = nbformat.read(REPO / lesson, as_version=4)
     nb.metadata["kernelspec"] = {"name": kernel_name(version), "language": "python",
                                  "display_name": f"Python {version}"}
     name = f"{src.stem}-py{version}.ipynb"
     nbformat.write(nb, src.parent / name)
-    return f"course/{name}"
+    return (src.parent / name).relative_to(checkout).as_posix()
 
 
 def problems(path: Path) -> list[str]:
@@ -76,7 +88,7 @@ def until_last_cell_ran(lab, nb: Notebook, timeout: float) -> None:
         lab.page.wait_for_timeout(500)
 
 
-@pytest.mark.parametrize(("version", "lesson"), CASES, ids=[f"py{v}-{lesson[:2]}" for v, lesson in CASES])
+@pytest.mark.parametrize(("version", "lesson"), CASES, ids=[_case_id(v, lesson) for v, lesson in CASES])
 def test_run_all_executes_every_cell(lab, version, lesson):
     """Run ▸ Run All Cells runs every code cell of the lesson on this Python, with no unexpected error."""
     if version != MAIN_VERSION and other_pythons().get(version) is None:
