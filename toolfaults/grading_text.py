@@ -107,12 +107,11 @@ def names_error(message: object, error: BaseException) -> bool:
     detail = _plain(str(error).strip().strip("'\"").lower())
     if kind.lower() in text or spaced in text or bool(detail and detail in text):
         return True
-    spanish = [_KINDS_ES[k.__name__] for k in type(error).__mro__ if k.__name__ in _KINDS_ES]
-    return bool(spanish) and re.search(spanish[0], text) is not None
+    return any(re.search(_KINDS_ES[k.__name__], text) for k in type(error).__mro__ if k.__name__ in _KINDS_ES)
 
 
-# How a Spanish message names a kind of error ("error de conexión" for ConnectionError); the most
-# specific class of an error's MRO that is listed here is the one its message must name.
+# How a Spanish message names a kind of error ("error de conexión" for ConnectionError); a message may
+# name the error's own class or any listed class it derives from ("error de conexión" for ConnectionResetError).
 _KINDS_ES = {
     "ConnectionRefusedError": r"conexion rechazada",
     "ConnectionResetError": r"conexion (reiniciada|restablecida|cortada|cerrada)",
@@ -237,10 +236,12 @@ def says_may_be_stale(message: object) -> bool:
         r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest)",
         r"(may|might|could) (have changed|no longer be)",
         # Spanish: "puede estar desactualizada", "copia en caché", "datos antiguos"...
-        r"desactualizad", r"obsolet", r"caducad", r"\bcacheado", r"\b(en|desde) (la |una |su )?cache\b",
+        r"desactualizad", r"obsolet", r"caducad", r"\bcachead[oa]s?\b", r"\b(en|desde) (la |una |su )?cache\b",
         r"\bde (la |una |su )?cache\b(?!\s*(\(|:|fallo|ha fallado|no respond|tambien fallo))",
         r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) (viej|antigu|desactualiz|obsolet|caducad)",
-        r"\b(datos|respuesta|copia|resultado|informacion|valor)e?s? (viej|antigu)",
+        r"\b(datos|dato|respuesta|copia|resultado|informacion|valor)e?s? (viej|antigu)",
+        r"\b(quiza|quizas|tal vez|posiblemente|probablemente|seguramente) (ya )?(no )?(sea |este |esten |sean )?"
+        r"(viej|antigu|desactualiz|obsolet|caducad|actual|al dia|reciente)",
         r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo))",
         r"\b(puede|podria|pudo)( que)? (haber cambiado|haya cambiado|ya no (sea|este))",
     ])
@@ -260,7 +261,7 @@ def says_internal_failure(message: object) -> bool:
         r"\bon (its|our|the tool's|the service's) (own )?side\b",
         # Spanish: "error interno", "la herramienta se colgó", "fallo dentro de la herramienta"...
         r"\bintern[oa]s?\b", r"\binternamente\b", r"\bfallo propio\b",
-        r"\bse (rompio|colgo|cayo|estrello|bloqueo)\b", r"\bdel (lado del )?servidor\b",
+        r"\bse (ha )?(rompio|roto|colgo|colgado|cayo|caido|estrello|estrellado|bloqueo|bloqueado)\b", r"\bpor dentro\b", r"\bdel (lado del )?servidor\b",
         r"\b(en|dentro de) (la|esta|esa) (herramienta|tool)\b", r"\b(la )?(propia herramienta|herramienta misma|herramienta en si)\b",
         r"\b(de|por|en) (su|nuestro|nuestra) (propio |propia )?(lado|parte)\b",
         r"\bdel lado de (la herramienta|el servicio|la api)\b", r"\bdel lado del servicio\b",
@@ -308,7 +309,7 @@ def says_no_result(message: object) -> bool:
         # Spanish: "(sin resultado)", "no devolvió nada", "resultado vacío", "no hay registros"...
         r"\bsin (ningun )?(resultados?|datos|salida|contenido|valor|respuesta|registros?|coincidencias)\b",
         r"\bno (hay|hubo|habia|existe|existen|se (encontr|obtuvo|halla)\w*|encontr\w*|devolvio|devuelve|dio|produjo|tiene)\b"
-        r"[^.;\n]{0,30}?\b(resultados?|datos|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
+        r"[^.;\n]{0,30}?\b(resultados?|datos?|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
         r"\bvaci[oa]s?\b", r"\bnada\b",
     ])
 
@@ -349,6 +350,8 @@ def says_not_confirmed(message: object) -> bool:
         r"\bno (lo |la )?(se|sabemos|sabe|puedo|podemos|pude|pudimos|se puede|se pudo|hay (forma|manera) de) (saber|asegurar|decir|estar segur\w*|si)\b",
         r"\bno (estoy|estamos|es|esta) segur", r"\bsin saber si\b",
         r"\b(puede|podria|pudo) (o no )?(haber(se)?|que (ya )?(se )?haya)\b", r"\bo no\b",
+        rf"\b(puede que|podria ser que|es posible que|quiza|quizas|tal vez)\b{_SAME_SENTENCE}\b(haya|hayan|llegara|saliera|se enviara)\b",
+        r"\bquizas? no\b", r"\bes posible que\b",
     ])
 
 

@@ -152,3 +152,57 @@ def test_allowed_scales_and_range_spanish():
 def test_names_ignores_accents():
     assert gt.names("Falta el campo 'número'.", "numero") and gt.names("Falta el campo 'numero'.", "número")
     assert not gt.names("Falta un campo.", "numero")
+
+
+# Messages written the way the Spanish catalogue's right answers and Spanish-speaking learners write them,
+# and nearby messages that do not say the thing.
+CASES = {
+ "says_all_failed": ([
+  "Todas las fuentes fallaron (a, b); no hay respuesta que dar.", "Ninguna fuente respondió (a, b, c). No te inventes la respuesta: díselo al usuario.",
+  "No hubo respuesta de ninguna fuente.", "Fallaron todas: primary, mirror.", "Ninguna de las fuentes funcionó.",
+  "No se obtuvo respuesta: fallaron primary_api, mirror_api y local_cache.", "Todas han fallado.", "Las tres fuentes fallaron.",
+  "No pude obtener respuesta de ninguna fuente.", "Imposible responder: todas las fuentes dieron error.",
+  "Se probaron primary, mirror y cache, y ninguna respondió.", "Ninguna respondió: primary, mirror.",
+ ], ["Respondió mirror_api. Antes fallaron: primary_api.", "La respuesta viene de cache; antes fallaron primary, mirror; es un dato de la cache, quiza antiguo.",
+     "Respuesta de backup. Fallaron antes primary y mirror.", "Respondió primary."]),
+ "says_may_be_stale": ([
+  "La respuesta viene de cache; antes fallo primary; es un dato de la cache, quiza antiguo.", "Ojo: es una copia guardada y puede estar desactualizada.",
+  "Dato en caché: puede no estar actualizado.", "Viene de la caché y podría ser antiguo.", "Puede que ya no sea válido: es de la caché.",
+  "Respuesta cacheada.", "Es una copia antigua.", "Cuidado: los datos pueden estar obsoletos.", "Quizá no esté al día.",
+ ], ["Respondió primary_api.", "Respondió mirror_api. Antes fallaron: cache.", "Respuesta de live_api; antes falló la caché.",
+     "La respuesta viene de mirror_api; antes fallaron primary_api, local_cache."]),
+ "says_limit_reached": ([
+  "Me detuve tras 5 iteraciones sin respuesta.", "Se alcanzó el máximo de iteraciones.", "He llegado al límite de 5 pasos.",
+  "Demasiadas iteraciones: paro aquí.", "Sin respuesta tras 3 iteraciones.", "Límite de iteraciones alcanzado.",
+ ], ["La respuesta es 68.", "Sin respuesta.", "7 × 8 + 3 × 4 = 68"]),
+ "says_internal_failure": ([
+  "Fallo interno de la herramienta.", "La herramienta falló por dentro.", "La herramienta se ha caído.", "Error interno (RuntimeError).",
+  "El fallo es de la propia herramienta.",
+ ], ["Argumentos no válidos.", "Herramienta desconocida: google_search."]),
+ "says_not_the_arguments": ([
+  "Fallo interno; no es un problema de tus argumentos.", "No es culpa de los argumentos.", "Los argumentos no tienen la culpa.",
+  "No reintentes con otros argumentos: no servirá de nada.", "El problema no está en los argumentos.", "No cambies los argumentos: no ayudará.",
+  "Tus argumentos son correctos.", "Los parámetros están bien.",
+ ], ["Argumentos no válidos: corrígelos.", "Los argumentos no son válidos.", "Faltan argumentos.", "Revisa los argumentos."]),
+ "says_no_result": ([
+  "(sin resultado)", "La herramienta no devolvió resultado.", "No hay resultados.", "Respuesta vacía.", "La herramienta no devolvió ningún dato.",
+  "Sin resultados.", "La herramienta no produjo salida.",
+ ], ["None", "Hecho.", "Ninguno", "null"]),
+ "says_do_not_repeat": ([
+  "No vuelvas a llamarla con los mismos argumentos.", "No repitas la llamada.", "Bloqueada: ya falló dos veces con estos argumentos.",
+  "No la intentes de nuevo.", "Esta llamada ya falló dos veces; no la repitas.", "Deja de llamar a get_weather con 'Atlántida'.",
+ ], ["Ciudad desconocida 'Atlántida'.", "get_weather falló."]),
+ "says_not_confirmed": ([
+  "No se pudo confirmar si el correo se envió.", "No sé si el correo llegó a salir.", "El envío no está confirmado.", "Es posible que se haya enviado.",
+  "Quizá se envió, quizá no.", "No hay confirmación del envío.", "Puede que el correo se haya enviado.",
+ ], ["El correo se envió.", "send_email falló: buzón lleno."]),
+ "says_not_repeated": ([
+  "No lo he reintentado.", "No lo volví a enviar para no duplicarlo.", "No se repitió.", "No lo intenté otra vez.", "No lo reenvié.",
+ ], ["El correo se envió.", "send_email agotó el tiempo."]),
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(CASES))
+def test_spanish_phrasings_learners_write(matcher):
+    accepted, rejected = CASES[matcher]
+    check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
