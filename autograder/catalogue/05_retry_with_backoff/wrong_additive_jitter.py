@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: adds a little noise on top of base * 2**n (the seed's formula), overshooting e
 # expect: equal jitter
+# expect-es: equal jitter
 import random
 import time
 

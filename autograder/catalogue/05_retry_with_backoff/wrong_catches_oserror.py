@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: treats OSError as transient (as the seed does), so FileNotFoundError and PermissionError are retried
 # expect: FileNotFoundError
+# expect-es: FileNotFoundError
 import random
 import time
 

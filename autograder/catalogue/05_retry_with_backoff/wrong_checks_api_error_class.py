@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: trusts only the course's APIError class, not any exception's status_code attribute
 # expect: UpstreamError
+# expect-es: UpstreamError
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: draws from the uncapped range, then clamps: at the cap every delay equals max_delay
 # expect: before the random draw
+# expect-es: antes de la tirada al azar
 import random
 import time
 

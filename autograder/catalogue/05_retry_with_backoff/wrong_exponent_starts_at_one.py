@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: uses 2**(n+1): the first retry already waits [base, 2*base]
 # expect: first retry
+# expect-es: primer reintento
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: loops max_attempts + 1 times: max_attempts read as the number of retries
 # expect: called exactly
+# expect-es: recibir exactamente
 import random
 import time
 

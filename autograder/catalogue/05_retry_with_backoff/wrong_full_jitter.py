@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: full jitter, uniform(0, e): delays below e/2 break the equal-jitter contract
 # expect: equal jitter
+# expect-es: equal jitter
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: always uses the backoff delay, ignoring the service's retry_after
 # expect: retry_after
+# expect-es: retry_after del error
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: puts the formatted traceback in the message for the model
 # expect: traceback
+# expect-es: traceback
 import random
 import traceback
 import time

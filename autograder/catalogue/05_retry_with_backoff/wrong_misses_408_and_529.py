@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: copies the usual {429, 500, 502, 503, 504}: 408 and Anthropic's 529 overloaded are not retried
 # expect: 408
+# expect-es: 408
 import random
 import time
 

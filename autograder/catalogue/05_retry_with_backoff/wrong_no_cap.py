@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: never caps the exponential term with max_delay
 # expect: max_delay
+# expect-es: ponle tope al término exponencial
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: plain exponential backoff: every client waits exactly e, no jitter
 # expect: vary
+# expect-es: apenas varían
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: re-raises the last error once the retries are used up
 # expect: never raise
+# expect-es: nunca debe lanzar
 import random
 import time
 

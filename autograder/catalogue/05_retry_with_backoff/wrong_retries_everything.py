@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: retries every exception: a ToolException or a bad argument is tried again and again
 # expect: ToolException
+# expect-es: ToolException
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: sleeps after every failure, the last one included
 # expect: never sleep after the last attempt
+# expect-es: nunca esperes después del último intento
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: waits with time.sleep directly instead of the injected sleep
 # expect: time.sleep
+# expect-es: time.sleep
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: resilient_invoke_answer
 # mistake: waits for any retry_after, even one longer than max_delay
 # expect: more than max_delay
+# expect-es: es más que max_delay
 import random
 import time
 

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: when everything fails the message says so but does not name the sources
 # expect: name each source
+# expect-es: nombra cada fuente
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: catches only ConnectionError and TimeoutError, so any other error of a source escapes
 # expect: raised KeyError
+# expect-es: lanzó KeyError
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

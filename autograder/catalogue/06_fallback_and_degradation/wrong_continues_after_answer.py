@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: keeps asking the later sources after one has answered (keeps the first answer)
 # expect: after 'primary' had answered
+# expect-es: después de que 'primary' respondiera
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed, answered, result = [], None, None

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: marks an empty result as an error (treats "" as a failed source and moves on)
 # expect: An empty result is not an error
+# expect-es: Un resultado vacío no es un error
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: records the error texts in `failed` instead of the sources' names
 # expect: it must list the names of the sources that failed
+# expect-es: debe listar los nombres de las fuentes que fallaron
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

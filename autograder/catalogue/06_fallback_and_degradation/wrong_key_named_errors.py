@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: calls the list of failed sources "errors" instead of "failed"
 # expect: the dict has no key(s) ['failed']
+# expect-es: la(s) clave(s) ['failed']
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     errors = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: the message names the source that answered but not the ones that failed before it
 # expect: name every failed source
+# expect-es: nombra todas las fuentes que fallaron
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: returns the cache's answer like any other, without saying it may be stale
 # expect: gives no stale warning
+# expect-es: no avisa de que la respuesta puede estar desactualizada
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: raises an exception when every source has failed instead of returning ok=False
 # expect: It must never raise
+# expect-es: Nunca debe lanzar una excepción
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: gives every failing source a second try before moving on (doubling the calls to a dead source)
 # expect: call each source at most once
+# expect-es: llama a cada fuente como mucho una vez
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: when every source fails, `source` holds the last name tried (the loop variable) instead of None
 # expect: both must be None
+# expect-es: los dos deben ser None
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

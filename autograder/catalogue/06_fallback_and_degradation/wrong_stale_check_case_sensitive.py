@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: looks for "cache" case-sensitively, so a source named "Cache" gets no stale warning
 # expect: in any case
+# expect-es: sin distinguir mayúsculas
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []

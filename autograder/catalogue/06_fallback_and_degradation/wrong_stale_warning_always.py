@@ -1,6 +1,7 @@
 # cell: search_with_fallback_answer
 # mistake: adds the stale-data warning to every answer, even from a live source
 # expect: warn only when the answer comes from a cache
+# expect-es: avisa solo cuando la respuesta viene de una caché
 def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
     """Ask each source in turn and return the first answer, saying which source gave it."""
     failed = []
