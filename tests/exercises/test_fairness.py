@@ -20,6 +20,15 @@ GRADED = [a for a in assignments() if has_catalogue(a)]
 SPANISH = [a for a in GRADED if english_assignment(a) != a]
 CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
 
+
+def marked(assignment: str, *rest, id: str | None = None):
+    """A test parameter; a Spanish edition's is marked `spanish` (run on the course's own Python only)."""
+    marks = [pytest.mark.spanish] if assignment in SPANISH else []
+    return pytest.param(assignment, *rest, id=id, marks=marks)
+
+
+GRADED_PARAMS = [marked(a, id=a) for a in GRADED]
+
 _verdicts: dict[str, dict[str, Verdict]] = {}
 
 
@@ -75,7 +84,7 @@ def test_messages_are_judged_by_meaning(assignment):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("assignment", "name"), CASES, ids=[f"{a}:{n}" for a, n in CASES])
+@pytest.mark.parametrize(("assignment", "name"), [marked(a, n, id=f"{a}:{n}") for a, n in CASES])
 def test_verdict(verdicts, assignment, name):
     """The implementation scores what the catalogue says it should."""
     verdict = verdicts(assignment)[name]
@@ -87,7 +96,7 @@ def test_verdict(verdicts, assignment, name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("assignment", GRADED)
+@pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_feedback_never_shows_hidden_tests(verdicts, assignment):
     """The feedback of every catalogued implementation (and the solution and stub) has no hidden test code."""
     import html
@@ -105,7 +114,7 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("assignment", GRADED)
+@pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignment):
     """The clean room and the scan (autograder.crosscheck) flag none of the solution, stub, right or wrong answers."""
     from autograder.cleanroom import CHANGED, DIFFERS, UNFINISHED
@@ -117,7 +126,7 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("assignment", SPANISH)
+@pytest.mark.parametrize("assignment", [marked(a, id=a) for a in SPANISH])
 def test_both_editions_score_every_answer_the_same(verdicts, assignment):
     """The same answer code scores the same in the Spanish and the English edition, test by test."""
     english, spanish = verdicts(english_assignment(assignment)), verdicts(assignment)
