@@ -60,7 +60,8 @@ __all__ = [
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                  9: "nine", 10: "ten"}
-_NUMBER_WORDS_ES = {1: "un|una|uno", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+# "un"/"una" alone are articles ("un error"): one is "uno", "una vez", "un intento", "una llamada".
+_NUMBER_WORDS_ES = {1: r"uno|una (sola )?(vez|llamada)|un (solo |unico )?intento", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
                     8: "ocho", 9: "nueve", 10: "diez"}
 # Within one sentence: no full stop, semicolon or line break in between.
 _SAME_SENTENCE = r"[^.;\n]*?"

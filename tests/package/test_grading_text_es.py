@@ -87,6 +87,11 @@ def test_names_error_and_number_spanish():
           ["tras 13 intentos", "tras 2 intentos", "3,5 s", "sin intentos"], 3)
 
 
+def test_says_one_in_spanish_is_not_any_article():
+    check(gt.says_number, ["Lo intenté una vez.", "Tras un intento, me rindo.", "Falló la única llamada (1 de 1)."],
+          ["Un error de conexión.", "Una fuente falló tras 2 intentos."], 1)
+
+
 def test_internal_and_not_the_arguments_spanish():
     check(gt.says_internal_failure, [
         "web_search falló internamente (RuntimeError).", "Error interno en la herramienta.", "La herramienta se colgó.",
