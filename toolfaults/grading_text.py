@@ -152,8 +152,9 @@ def _numbers(text: str, signed: bool = False) -> set[float]:
     text = re.sub(r"\b(\d{1,3})((?: \d{3})+)\b", lambda m: m.group().replace(" ", ""), text)
     pattern = (r"(-\s?)?" if signed else "") + _NUMBER
     found = {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, text)}
-    spanish = re.sub(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,]|\.\d)", lambda m: m.group().replace(".", ""), text)
-    spanish = re.sub(r"(?<![\d.,])(\d+),(\d+)(?![\d.,]|,\d)", r"\1.\2", spanish)
+    # A full stop or comma right after the number ends the sentence or the clause ("el máximo es 1.000.").
+    spanish = re.sub(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)", lambda m: m.group().replace(".", ""), text)
+    spanish = re.sub(r"(?<![\d.,])(\d+),(\d+)(?!\d|[.,]\d)", r"\1.\2", spanish)
     if spanish != text:
         found |= {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, spanish)}
     return found

@@ -150,7 +150,8 @@ def test_allowed_scales_and_range_spanish():
                                    "se esperaba una de ['C', 'F']", "usa c o f (mayúsculas o minúsculas)"],
           ["Escala desconocida 'K'.", "from_scale 'CF' desconocida.", "Escala no válida: Kelvin", "from_scale es incorrecta"])
     check(gt.names_range, ["da una temperatura de -100 a 1000", "entre −100 y 1.000", "rango [-100, 1000]",
-                           "de menos 100 a 1 000", "-100,0 ≤ valor ≤ 1000,0"],
+                           "de menos 100 a 1 000", "-100,0 ≤ valor ≤ 1000,0",
+                           "el mínimo es -100 y el máximo, 1.000.", "entre -100,0 y 1000,0, ambos incluidos"],
           ["fuera de rango", "de 100 a 1000", "de -100 a 100", "-1001000"], -100, 1000)
 
 
