@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: compares the scale as given: 'c' is rejected
 # expect: case-insensitive
+# expect-es: no distingue mayúsculas
 import math
 
 from langchain_core.tools import ToolException, tool

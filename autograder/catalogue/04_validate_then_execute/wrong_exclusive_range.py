@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: excludes the boundaries: -100 and 1000 are rejected
 # expect: boundaries are included
+# expect-es: extremos están incluidos
 import math
 
 from langchain_core.tools import ToolException, tool

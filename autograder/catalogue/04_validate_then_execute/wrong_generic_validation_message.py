@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: handle_validation_error=True: a wrong-type value gets the generic 'Tool input validation error'
 # expect: must name the field
+# expect-es: debe nombrar el campo
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: upper-cases the scale but keeps surrounding spaces: ' F ' is rejected
 # expect: spaces
+# expect-es: espacios
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: error handlers return the formatted traceback to the model
 # expect: traceback
+# expect-es: filtra un traceback
 import math
 import traceback
 

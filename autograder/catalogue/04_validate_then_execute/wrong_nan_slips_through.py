@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: checks value < -100 or value > 1000, which nan passes
 # expect: finite
+# expect-es: número finito
 import math
 
 from langchain_core.tools import ToolException, tool

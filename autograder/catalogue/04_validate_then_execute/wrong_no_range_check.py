@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: validates the scale but not the range: 5000 °C is converted
 # expect: outside the range
+# expect-es: fuera del rango
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: sets only handle_tool_error: the schema's ValidationError escapes as an exception
 # expect: raised ValidationError
+# expect-es: lanzó ValidationError
 import math
 
 from langchain_core.tools import ToolException, tool

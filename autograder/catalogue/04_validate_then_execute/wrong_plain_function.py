@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: writes a plain function, not a tool: no invoke, no schema, no error handlers
 # expect: must be a LangChain tool
+# expect-es: herramienta de LangChain
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: raises ValueError for its own checks: handle_tool_error only handles ToolException, so it escapes
 # expect: raised ValueError
+# expect-es: lanzó ValueError
 import math
 
 from langchain_core.tools import ToolException, tool

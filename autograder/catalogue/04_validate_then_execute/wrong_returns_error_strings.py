@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: returns its own errors as plain strings, so a ToolCall gets status='success' for a failure
 # expect: status='error'
+# expect-es: parece un éxito
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: uses the Fahrenheit-to-Celsius factor for Celsius and vice versa
 # expect: 212.0°F
+# expect-es: 212.0°F
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: passes handle_tool_error to @tool, which raises TypeError on langchain-core 1.x: the tool is never defined
 # expect: not defined
+# expect-es: no está definida
 import math
 
 from langchain_core.tools import ToolException, tool

@@ -1,6 +1,7 @@
 # cell: convert_temperature_answer
 # mistake: rounds to whole degrees: '212°F' instead of '212.0°F'
 # expect: one decimal
+# expect-es: con un decimal
 import math
 
 from langchain_core.tools import ToolException, tool
