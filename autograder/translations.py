@@ -122,11 +122,15 @@ class Problem:
     text: str
 
     def __str__(self) -> str:
-        try:
-            where = self.notebook.relative_to(ROOT)
-        except ValueError:
-            where = self.notebook
-        return f"{where}: cell {self.cell}: {self.text}"
+        return f"{_shown(self.notebook)}: cell {self.cell}: {self.text}"
+
+
+def _shown(path: Path) -> str:
+    """A path as a command to type in the repository would give it."""
+    try:
+        return Path(path).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _first_line(source: str) -> str:
@@ -167,10 +171,10 @@ def check_pair(english_path: Path, spanish_path: Path) -> list[Problem]:
         recorded = cell.metadata.get(KEY, {}).get("en")
         if recorded is None:
             problems.append(Problem(spanish_path, label, "has no translation hash: translate it, then run "
-                                    f"`python -m autograder.translations stamp {spanish_path} {cell_id}`"))
+                                    f"`python -m autograder.translations stamp {_shown(spanish_path)} {cell_id}`"))
         elif recorded != source_hash(en.source):
             problems.append(Problem(spanish_path, label, "changed in English after it was translated: update the "
-                                    f"translation, then run `python -m autograder.translations stamp {spanish_path} {cell_id}`"))
+                                    f"translation, then run `python -m autograder.translations stamp {_shown(spanish_path)} {cell_id}`"))
         if en.metadata.get("nbgrader") != cell.metadata.get("nbgrader"):
             problems.append(Problem(spanish_path, label, "has nbgrader metadata that differs from the English cell's "
                                     "(points, grade ids and cell kinds must agree)"))

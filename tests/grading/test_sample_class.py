@@ -147,6 +147,33 @@ def test_class_report(graded):
     assert "Score distribution" in page and "What the class got wrong" in page
 
 
+def test_the_spanish_edition_is_graded_like_the_english_one(graded):
+    """sofia and tomas hand in the Spanish edition: each submission scores what the same answer scores in
+    English, test by test; their feedback is in Spanish; the report sets the two editions side by side."""
+    by_recipe = {(a, recipe): s for s, plan in sample_class.CLASS.items() for a, recipe in plan.items()
+                 if not a.endswith("_es")}
+    compared = 0
+    for (student, assignment), r in graded["results"].items():
+        if not assignment.endswith("_es"):
+            continue
+        recipe = sample_class.CLASS[student][assignment]
+        twin = by_recipe.get((assignment[:-3], recipe))
+        if twin is None:
+            continue
+        en = graded["results"][(twin, assignment[:-3])]
+        assert (r["score"], sorted(t["grade_id"] for t in r["tests"] if not t["passed"])) == \
+            (en["score"], sorted(t["grade_id"] for t in en["tests"] if not t["passed"])), (student, assignment, twin)
+        compared += 1
+    assert compared >= 3, "the sample class pairs at least three Spanish submissions with an English twin"
+    page = (graded["out"] / "feedback" / "sofia" / "05_retry_with_backoff_es" / "05_retry_with_backoff_es.html").read_text()
+    assert '<html lang="es">' in page and "tests superados" in page
+    failed = [t for t in graded["results"][("sofia", "05_retry_with_backoff_es")]["tests"] if not t["passed"]]
+    assert failed and all(re.search(r"\b(debe|espera|esperas|varían|reintento)\b", t["message"]) for t in failed), failed
+    report = (graded["out"] / "reports" / "class_report.html").read_text()
+    assert "English and Spanish editions side by side" in report
+    assert "<h3>05_retry_with_backoff / 05_retry_with_backoff_es</h3>" in report
+
+
 def test_a_partial_regrade_updates_the_class_without_losing_it(graded):
     """Regrading one submission (--student/--assignment) keeps everyone else's results, statuses and report."""
     out = graded["out"]
