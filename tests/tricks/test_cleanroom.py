@@ -144,3 +144,15 @@ def test_a_name_the_test_defines_itself_is_not_reported(tmp_path):
     test = "def run(x):\n    return double(x)\nassert run(2) == 4\n"
     done = run(answer, test, tmp_path=tmp_path, setup=setup)
     assert done.tests["test_0"].passed and not done.changed
+
+
+def test_a_setting_made_by_a_read_only_cell_is_kept_and_one_made_by_the_answer_is_put_back(tmp_path):
+    """A Spanish edition's setup cell picks the language: its tests run in Spanish, not flagged as a change."""
+    setup = "from toolfaults.language import use_language\nuse_language('es')\n"
+    test = "from toolfaults.language import current_language\nassert current_language() == 'es', current_language()\n"
+    done = run(HONEST, TEST, test, tmp_path=tmp_path, setup=setup)
+    assert done.tests["test_1"].passed and not done.changed, done
+    trick = HONEST + "from toolfaults.language import use_language\nuse_language('en')\n"
+    done = run(trick, TEST, test, tmp_path=tmp_path, setup=setup)
+    assert done.tests["test_1"].passed, done.tests["test_1"].message
+    assert any("toolfaults.language._current was replaced" in c for c in done.changed), done.changed
