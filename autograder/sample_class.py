@@ -3,7 +3,8 @@
     python -m autograder.sample_class           # rebuild autograder/submitted
     python -m autograder.sample_class --check   # exit 1 if it is stale (exercises changed)
 
-Thirteen students. Each submission is the released notebook (as generated from
+Fifteen students; two of them (sofia, tomas) take the Spanish edition (``<assignment>_es``),
+graded by the same tests with Spanish messages. Each submission is the released notebook (as generated from
 ``solutions/``) with the answers a learner would type: the solution, a correct
 alternative or a typical mistake from the fairness catalogue
 (``autograder/catalogue/``), the stub left untouched, or a broken notebook:
@@ -64,6 +65,10 @@ CLASS: dict[str, dict[str, str]] = {
     "lena": {A03: "wrong:swapped_formulas", A04: "tamper", A06: "tamper"},
     "mateo": {A03: "wrong:leaks_traceback", A04: "wrong:catches_oserror", A05: "wrong:raises_when_all_fail",
               A06: "wrong:retries_uncertain_write"},
+    # The Spanish edition: same catalogue answers, Spanish notebooks, feedback in Spanish.
+    "sofia": {f"{A03}_es": "solution", f"{A04}_es": "wrong:no_jitter", f"{A05}_es": "right:index_loop",
+              f"{A06}_es": "solution"},
+    "tomas": {f"{A03}_es": "wrong:keeps_spaces", f"{A04}_es": "stub", f"{A06}_es": "wrong:leaks_traceback"},
 }
 
 # What the tests expect of each recipe ("full", "zero", "partial", or a problem kind the report names).
