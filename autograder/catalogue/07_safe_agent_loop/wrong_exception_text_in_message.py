@@ -1,7 +1,7 @@
 # cell: safe_agent_loop_answer
 # mistake: puts the exception's own text (with its file path) in the internal-error message
 # expect: leaks a file path
-# expect-es: filtra una ruta de fichero
+# expect-es: filtra una ruta de archivo
 def safe_agent_loop(question: str, model, tools: list, max_iterations: int = 5,
                     max_attempts: int = 2, *, sleep=time.sleep) -> dict:
     """Run the model -> tool -> model loop without ever breaking it; return a summary.
