@@ -26,11 +26,19 @@ ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
 ENTRIES = sorted(CATALOGUE.glob("*/visible/*.py"))
-_HEADER = re.compile(r"^#\s*(cell|mistake|expect)\s*:")
+_HEADER = re.compile(r"^#\s*(cell|mistake|expect|expect-es)\s*:")
+
 
 
 def _id(path: Path) -> str:
     return f"{path.parent.parent.name}:{path.stem}"
+
+
+#: Each entry in each edition: the Spanish one (<exercise>_es) judged by the entry's `# expect-es:` line.
+CASES = [pytest.param(path, edition, id=_id(path) + ("[es]" if edition == "es" else ""),
+                      marks=[pytest.mark.spanish] if edition == "es" else [])
+         for path in ENTRIES for edition in ("en", "es")
+         if edition == "en" or (SOLUTIONS / f"{path.parent.parent.name}_es").is_dir()]
 
 
 def as_typed(variant: Variant) -> str:
@@ -79,11 +87,12 @@ def test_entry_belongs_to_a_practice_part(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", ENTRIES, ids=[_id(p) for p in ENTRIES])
-def test_visible_tests_prove_the_entry(path, tmp_path):
-    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done"."""
-    assignment = path.parent.parent.name
-    variant = Variant.load(path)
+@pytest.mark.parametrize(("path", "edition"), CASES)
+def test_visible_tests_prove_the_entry(path, edition, tmp_path):
+    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done".
+    In both editions: the Spanish notebook's failing message names the mistake in Spanish."""
+    assignment = path.parent.parent.name + ("_es" if edition == "es" else "")
+    variant = Variant.load(path, edition)
     released = EXERCISES / assignment
     nb = nbformat.read(released / f"{assignment}.ipynb", as_version=4)
     title = part_of(nb, variant.cell).title
