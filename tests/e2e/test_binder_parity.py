@@ -22,10 +22,17 @@ BINDER_LINK = re.compile(r"https?://mybinder\.org/v2/[^\s)\"'<>\]]+")
 PIN = re.compile(r"^([A-Za-z0-9_.\-\[\]]+)\s*==\s*(\S+)$")
 
 
-def first_page() -> str:
-    """The page `make lab` opens (Makefile: FIRST_PAGE)."""
-    m = re.search(r"^FIRST_PAGE\s*:?=\s*(\S+)", (ROOT / "Makefile").read_text(), re.M)
-    assert m, "the Makefile has no FIRST_PAGE"
+def first_page(lang: str = "en") -> str:
+    """The page `make lab` opens (`make lab LANG=es`: the Spanish edition's), read from the command it runs."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    run = subprocess.run(["make", "--no-print-directory", "-n", "lab", f"LANG={lang}"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120, check=True)
+    command = next(line for line in run.stdout.splitlines() if "jupyter lab" in line)
+    m = re.search(r'"([^"]+\.ipynb)"$', command.strip())
+    assert m, f"`make lab` opens no notebook: {command}"
     return m.group(1)
 
 
@@ -122,12 +129,17 @@ def binder_urlpaths() -> list[str]:
 
 
 def test_readme_binder_link_opens_the_first_page():
-    """Every Binder link in the README opens JupyterLab on the first page, which exists."""
-    page = first_page()
-    for urlpath in binder_urlpaths():
-        assert urlpath == f"lab/tree/{page}", (
-            f"the README's Binder link opens {urlpath!r}; it should open JupyterLab on the first page: "
-            f"urlpath=lab/tree/{page}")
+    """The README's Binder links open JupyterLab on the first page `make lab` opens: the first link on the
+    English one, the Spanish section's on the Spanish one (`make lab LANG=es`); both exist."""
+    pages = {"en": first_page("en"), "es": first_page("es")}
+    assert pages["en"] != pages["es"]
+    urlpaths = binder_urlpaths()
+    assert urlpaths[0] == f"lab/tree/{pages['en']}", (
+        f"the README's Binder badge opens {urlpaths[0]!r}; it should open JupyterLab on the first page: "
+        f"urlpath=lab/tree/{pages['en']}")
+    assert set(urlpaths) == {f"lab/tree/{page}" for page in pages.values()}, (
+        f"the README's Binder links open {urlpaths}; each should open an edition's first page: {pages}")
+    for page in pages.values():
         assert (ROOT / page).is_file(), f"the Binder link opens {page}, which does not exist"
 
 
@@ -140,12 +152,17 @@ def test_readme_shows_a_screenshot_taken_by_the_tests():
 
 
 @pytest.mark.e2e
-def test_binder_urlpath_opens_the_first_page_in_jupyterlab(lab):
-    """JupyterLab opened at the README's Binder urlpath shows the first page, as on Binder."""
-    urlpath = binder_urlpaths()[0]
+@pytest.mark.parametrize(("index", "switch"), [(0, "Leer en español"), (-1, "Read in English")], ids=["en", "es"])
+def test_binder_urlpath_opens_the_first_page_in_jupyterlab(lab, index, switch):
+    """JupyterLab opened at a README Binder urlpath shows that edition's first page, as on Binder
+    (the English page offers the switch to Spanish, the Spanish one the switch back)."""
+    urlpath = binder_urlpaths()[index]
     lab.page.goto(f"{lab.server.base}/{urlpath}?reset&token={lab.server.token}")
     name = Path(first_page()).name
     lab.page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{name}")').wait_for(timeout=60000)
-    lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown").first.wait_for()
+    page = lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown").first
+    page.wait_for()
+    assert switch in lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden)").first.inner_text(), (
+        f"{urlpath} does not show the page with {switch!r}")
     lab.shot("binder-urlpath")
     lab.assert_clean()
