@@ -33,11 +33,12 @@ from pathlib import Path
 
 import nbformat
 
+from toolfaults.language import english_name, language_of
+
 from .course import CATALOGUE, SOLUTIONS, assignments
 from .engine import Course
 from .results import SubmissionResult
 from .testcells import replace_answer
-from .translations import assignment_language, english_assignment
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
@@ -78,7 +79,7 @@ class Variant:
 
 def catalogue_folder(assignment: str, folder: Path = CATALOGUE) -> Path:
     """Where an assignment's catalogue lives: both editions of an assignment share the English one's."""
-    return folder / english_assignment(assignment)
+    return folder / english_name(assignment)
 
 
 def has_catalogue(assignment: str, folder: Path = CATALOGUE) -> bool:
@@ -92,7 +93,7 @@ def catalogue(assignment: str, folder: Path = CATALOGUE) -> list[Variant]:
     English one, each wrong answer judged by its ``# expect-es:`` line.
     """
     paths = sorted(catalogue_folder(assignment, folder).glob("*.py"))
-    language = assignment_language(assignment)
+    language = language_of(assignment)
     return sorted((Variant.load(p, language) for p in paths), key=lambda v: (v.kind != "wrong", v.name))
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from toolfaults.language import language_of
+
 from . import pages
 from .results import ATTENTION, SubmissionResult
-from .translations import assignment_language
 
 #: The page's own words, in the submission's language (a Spanish assignment's name ends in _es).
 WORDS = {
@@ -45,7 +46,7 @@ WORDS = {
 
 def render_html(result: SubmissionResult) -> str:
     """The feedback page of one submission (template ``templates/feedback.html``), in its language."""
-    language = assignment_language(result.assignment)
+    language = language_of(result.assignment)
     passed = sum(t.passed for t in result.tests)
     words = dict(WORDS[language], passed=WORDS[language]["passed"].format(passed=passed, total=len(result.tests)))
     return pages.render("feedback.html", r=result, passed=passed, attention=result.status == ATTENTION,
@@ -57,7 +58,7 @@ def as_data(result: SubmissionResult) -> dict:
     return {
         "student": result.student,
         "assignment": result.assignment,
-        "language": assignment_language(result.assignment),
+        "language": language_of(result.assignment),
         "score": result.score,
         "max_score": result.max_score,
         "status": result.status,

@@ -26,9 +26,10 @@ import textwrap
 from collections import defaultdict
 from pathlib import Path
 
+from toolfaults.language import english_name
+
 from . import pages
 from .results import ATTENTION, SubmissionResult
-from .translations import english_assignment
 
 GREEN, RED, AMBER, GREY = "#2da44e", "#cf222e", "#d4a72c", "#8c959f"
 
@@ -113,7 +114,7 @@ def editions(results: list[SubmissionResult]) -> list[dict]:
     rates = test_rates(results)
     out = []
     for assignment in sorted(rows):
-        english = english_assignment(assignment)
+        english = english_name(assignment)
         if english == assignment or english not in rows:
             continue
         en_tests = {t["grade_id"]: t for t in rates.get(english, [])}

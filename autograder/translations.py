@@ -33,11 +33,10 @@ from pathlib import Path
 
 import nbformat
 
-from .course import ROOT, SOLUTIONS
+from toolfaults.language import SPANISH_SUFFIX as SUFFIX
 
-COURSE = ROOT / "course"
-SPANISH_COURSE = COURSE / "es"
-SUFFIX = "_es"
+from .course import ROOT
+
 KEY = "translation"
 # Markdown cells with more words than this must not be the English text unchanged.
 UNTRANSLATED_WORDS = 6
@@ -46,16 +45,6 @@ UNTRANSLATED_WORDS = 6
 def source_hash(source: str) -> str:
     """A short, stable hash of a cell's source (what a translation records)."""
     return hashlib.sha256(source.encode()).hexdigest()[:16]
-
-
-def assignment_language(assignment: str) -> str:
-    """``"es"`` for a Spanish assignment (``05_retry_with_backoff_es``), else ``"en"``."""
-    return "es" if assignment.endswith(SUFFIX) else "en"
-
-
-def english_assignment(assignment: str) -> str:
-    """The English assignment an assignment translates (itself when it is English)."""
-    return assignment[: -len(SUFFIX)] if assignment.endswith(SUFFIX) else assignment
 
 
 def pairs(root: Path = ROOT) -> list[tuple[Path, Path]]:

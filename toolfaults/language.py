@@ -27,9 +27,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-__all__ = ["LANGUAGES", "use_language", "current_language", "say", "fold", "on_language_change"]
+__all__ = ["LANGUAGES", "SPANISH_SUFFIX", "use_language", "current_language", "say", "fold", "on_language_change",
+           "language_of", "english_name"]
 
 LANGUAGES = ("en", "es")
+#: A Spanish exercise (and nbgrader assignment) is named like the English one plus this suffix.
+SPANISH_SUFFIX = "_es"
 _current = "en"
 _listeners: list[Callable[[str], object]] = []
 
@@ -67,3 +70,21 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFD", str(text))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
+
+
+def language_of(name: str) -> str:
+    """The language of an exercise or assignment, from its name: ``"es"`` for ``..._es``, else ``"en"``.
+
+    >>> language_of("05_retry_with_backoff_es"), language_of("05_retry_with_backoff")
+    ('es', 'en')
+    """
+    return "es" if name.endswith(SPANISH_SUFFIX) else "en"
+
+
+def english_name(name: str) -> str:
+    """The English exercise a name translates (the name itself when it is English).
+
+    >>> english_name("05_retry_with_backoff_es")
+    '05_retry_with_backoff'
+    """
+    return name[: -len(SPANISH_SUFFIX)] if language_of(name) == "es" else name

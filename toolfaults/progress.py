@@ -62,11 +62,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .language import LANGUAGES, current_language, say
+from .language import LANGUAGES, current_language, language_of, say
 
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
-    "check_notebook", "check_exercises", "exercise_notebooks", "edition", "format_table", "run_progress",
+    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "run_progress",
     "show_progress", "main",
 ]
 
@@ -285,15 +285,6 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
     return results
 
 
-def edition(exercise: str) -> str:
-    """The language of an exercise, from its folder's name: ``"es"`` for ``..._es``, else ``"en"``.
-
-    >>> edition("05_retry_with_backoff_es"), edition("05_retry_with_backoff")
-    ('es', 'en')
-    """
-    return "es" if exercise.endswith("_es") else "en"
-
-
 def exercise_notebooks(root: str | os.PathLike, language: str | None = None) -> list[Path]:
     """``root/NN_topic/NN_topic.ipynb`` for every exercise folder under ``root``, in order.
 
@@ -301,7 +292,7 @@ def exercise_notebooks(root: str | os.PathLike, language: str | None = None) -> 
     """
     root = Path(root)
     return [d / f"{d.name}.ipynb" for d in sorted(root.iterdir()) if d.is_dir() and _STEM.match(d.name)
-            and (language is None or edition(d.name) == language)]
+            and (language is None or language_of(d.name) == language)]
 
 
 def check_exercises(root: str | os.PathLike = "exercises", *, language: str | None = None,

@@ -13,11 +13,11 @@ import pytest
 
 from autograder.course import assignments
 from autograder.fairness import Verdict, catalogue, has_catalogue, prove_all
-from autograder.translations import english_assignment
+from toolfaults.language import english_name
 
 GRADED = [a for a in assignments() if has_catalogue(a)]
 #: The Spanish editions (05_retry_with_backoff_es): proven on the English edition's catalogue.
-SPANISH = [a for a in GRADED if english_assignment(a) != a]
+SPANISH = [a for a in GRADED if english_name(a) != a]
 CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
 
 
@@ -129,7 +129,7 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
 @pytest.mark.parametrize("assignment", [marked(a, id=a) for a in SPANISH])
 def test_both_editions_score_every_answer_the_same(verdicts, assignment):
     """The same answer code scores the same in the Spanish and the English edition, test by test."""
-    english, spanish = verdicts(english_assignment(assignment)), verdicts(assignment)
+    english, spanish = verdicts(english_name(assignment)), verdicts(assignment)
     assert spanish.keys() == english.keys()
     differ = []
     for name, en in english.items():
@@ -139,4 +139,4 @@ def test_both_editions_score_every_answer_the_same(verdicts, assignment):
         if (en.result.score, en.result.max_score, en_failed) != (es.result.score, es.result.max_score, es_failed):
             differ.append(f"{name}: English {en.result.score:g}/{en.result.max_score:g} failing {en_failed}, "
                           f"Spanish {es.result.score:g}/{es.result.max_score:g} failing {es_failed}")
-    assert not differ, f"{assignment} grades answers differently from {english_assignment(assignment)}: {differ}"
+    assert not differ, f"{assignment} grades answers differently from {english_name(assignment)}: {differ}"
