@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.tools import ToolException
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field, create_model
 
 from .language import current_language, fold, on_language_change, say
 from .tools import MockTool, fresh_exception, make_tool
@@ -162,16 +162,14 @@ class CalculatorInput(BaseModel):
     b: float = Field(description="The second operand.")
 
 
-class _CalculatorInputEs(BaseModel):
-    """Argumentos de la calculadora: una operación y dos números."""
-
-    model_config = ConfigDict(title="CalculatorInput")
-
-    operation: Literal["add", "subtract", "multiply", "divide"] = Field(
-        description="La operación: add, subtract, multiply o divide."
-    )
-    a: float = Field(description="El primer operando.")
-    b: float = Field(description="El segundo operando.")
+# The same schema with descriptions in Spanish (what the model reads); the types are CalculatorInput's.
+_CalculatorInputEs = create_model(
+    "CalculatorInput",
+    __doc__="Argumentos de la calculadora: una operación y dos números.",
+    **{name: (field.annotation, Field(description=description)) for (name, field), description in zip(
+        CalculatorInput.model_fields.items(),
+        ["La operación: add, subtract, multiply o divide.", "El primer operando.", "El segundo operando."])},
+)
 
 
 def calculator(operation: str, a: float, b: float) -> str:
