@@ -94,10 +94,6 @@ class Choice:
     correct: bool = False
 
 
-def _TRY_AGAIN() -> str:  # noqa: N802 - reads like the constant it was
-    return say(" Try another answer.", " Prueba otra respuesta.")
-
-
 @dataclass(frozen=True)
 class Feedback:
     """What the learner sees after picking an option.
@@ -117,10 +113,14 @@ class Feedback:
         """``"Right."`` or ``"Not quite."`` (in Spanish "Correcto." or "No exactamente."): the first words of the feedback."""
         return say("Right.", "Correcto.") if self.correct else say("Not quite.", "No exactamente.")
 
+    @property
+    def advice(self) -> str:
+        """What follows the explanation: nothing after a right answer, " Try another answer." after a wrong one."""
+        return "" if self.correct else say(" Try another answer.", " Prueba otra respuesta.")
+
     def text(self) -> str:
         """The whole feedback as plain text."""
-        tail = "" if self.correct else _TRY_AGAIN()
-        return f"{self.headline} {self.why}{tail}"
+        return f"{self.headline} {self.why}{self.advice}"
 
 
 @dataclass(frozen=True)
@@ -503,9 +503,8 @@ class Quiz:
             box.remove_class("tf-quiz-right")
             box.remove_class("tf-quiz-wrong")
             box.add_class("tf-quiz-right" if feedback.correct else "tf-quiz-wrong")
-            tail = "" if feedback.correct else _TRY_AGAIN()
             box.value = (f"<p><strong>{'✓' if feedback.correct else '✗'} {feedback.headline}</strong> "
-                         f"{_inline(feedback.why)}{html.escape(tail)}</p>")
+                         f"{_inline(feedback.why)}{html.escape(feedback.advice)}</p>")
             self._score.value = f"<p>{html.escape(self.score_text())}</p>"
 
         return handler
