@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
+
+from .language import strip_accents as _plain
 
 __all__ = [
     "names",
@@ -65,12 +66,6 @@ _NUMBER_WORDS_ES = {1: r"uno|una (sola )?(vez|llamada)|un (solo |unico )?intento
                     8: "ocho", 9: "nueve", 10: "diez"}
 # Within one sentence: no full stop, semicolon or line break in between.
 _SAME_SENTENCE = r"[^.;\n]*?"
-
-
-def _plain(text: str) -> str:
-    """``text`` without accents or tildes ("Inténtalo" -> "Intentalo", "año" -> "ano"); nothing else changes."""
-    decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
 def _text(message: object) -> str:

@@ -27,8 +27,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-__all__ = ["LANGUAGES", "SPANISH_SUFFIX", "use_language", "current_language", "say", "fold", "on_language_change",
-           "language_of", "english_name"]
+__all__ = ["LANGUAGES", "SPANISH_SUFFIX", "use_language", "current_language", "say", "fold", "strip_accents",
+           "on_language_change", "language_of", "english_name"]
 
 LANGUAGES = ("en", "es")
 #: A Spanish exercise (and nbgrader assignment) is named like the English one plus this suffix.
@@ -65,11 +65,15 @@ def say(en: str, es: str) -> str:
     return es if _current == "es" else en
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without accents or tildes ("Inténtalo" -> "Intentalo", "año" -> "ano"); nothing else changes."""
+    decomposed = unicodedata.normalize("NFD", str(text))
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def fold(text: str) -> str:
     """``text`` as a lookup key: no accents, case folded, spaces collapsed ("  MÉXICO " -> "mexico")."""
-    decomposed = unicodedata.normalize("NFD", str(text))
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
+    return " ".join(strip_accents(text).casefold().split())
 
 
 def language_of(name: str) -> str:
