@@ -22,18 +22,30 @@ BINDER_LINK = re.compile(r"https?://mybinder\.org/v2/[^\s)\"'<>\]]+")
 PIN = re.compile(r"^([A-Za-z0-9_.\-\[\]]+)\s*==\s*(\S+)$")
 
 
-def first_page(lang: str = "en") -> str:
-    """The page `make lab` opens (`make lab LANG=es`: the Spanish edition's), read from the command it runs."""
+def lab_command(lang: str = "en") -> str:
+    """The JupyterLab command `make lab LANG=<lang>` runs (`make -n`, also when the tests run under make)."""
     import os
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     run = subprocess.run(["make", "--no-print-directory", "-n", "lab", f"LANG={lang}"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120, check=True)
-    command = next(line for line in run.stdout.splitlines() if "jupyter lab" in line)
-    m = re.search(r'"([^"]+\.ipynb)"$', command.strip())
-    assert m, f"`make lab` opens no notebook: {command}"
+    return next(line for line in run.stdout.splitlines() if "jupyter lab" in line).strip()
+
+
+def first_page(lang: str = "en") -> str:
+    """The page `make lab` opens (`make lab LANG=es`: the Spanish edition's)."""
+    m = re.search(r'"([^"]+\.ipynb)"$', lab_command(lang))
+    assert m, f"`make lab` opens no notebook: {lab_command(lang)}"
     return m.group(1)
+
+
+@pytest.mark.parametrize(("lang", "page"), [("es", "course/es/00_index.ipynb"), ("es_MX.UTF-8", "course/es/00_index.ipynb"),
+                                             ("C.UTF-8", "course/00_index.ipynb"), ("", "course/00_index.ipynb")])
+def test_make_lab_opens_the_first_page_of_the_language(lang, page):
+    """`make lab LANG=es` (or a Spanish locale) opens the Spanish first page; any other LANG the English one."""
+    assert first_page(lang) == page
+    assert 'LANG="es"' not in lab_command(lang), "jupyter must get a real locale, not LANG=es"
 
 
 def environment() -> tuple[list[str], list[str]]:
