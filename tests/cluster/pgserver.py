@@ -195,14 +195,16 @@ def main() -> int:
     # `kill`, a closed terminal or a service manager stop it like Ctrl-C: the server and its data go too.
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop_on)
-    with PgServer() as pg:
-        print(f"PostgreSQL is running: {pg.url}\n(grade with --db {pg.url}; Ctrl-C stops it and deletes its data)",
-              flush=True)
-        try:
+    # The signal can come at any bytecode, the announcement's print included, so the whole life of the
+    # server is inside the try: leaving the `with` on KeyboardInterrupt stops the server and deletes its data.
+    try:
+        with PgServer() as pg:
+            print(f"PostgreSQL is running: {pg.url}\n(grade with --db {pg.url}; Ctrl-C stops it and deletes its data)",
+                  flush=True)
             while True:
                 time.sleep(3600)
-        except KeyboardInterrupt:
-            print("\nstopping")
+    except KeyboardInterrupt:
+        print("\nstopping", flush=True)
     return 0
 
 
