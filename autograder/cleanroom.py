@@ -421,11 +421,17 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
     return cells
 
 
-if __name__ == "__main__":  # the cost of one clean run of each assignment's own solution
+def main(argv: list[str] | None = None) -> int:
+    """Print the cost of one clean run of each assignment's own solution."""
+    import argparse
     import resource
     import tempfile
 
     from .course import SOLUTIONS, assignments
+
+    argparse.ArgumentParser(prog="python -m autograder.cleanroom",
+                            description="Print the cost of one clean run of each assignment's own solution "
+                                        "(in the sandbox, and its CPU time without it).").parse_args(argv)
 
     for name in assignments():
         nb = nbformat.read(next((SOLUTIONS / name).glob("*.ipynb")), as_version=4)
@@ -440,3 +446,8 @@ if __name__ == "__main__":  # the cost of one clean run of each assignment's own
         print(f"{name}: {done.seconds:.2f} s wall in the sandbox, {cpu:.2f} s CPU, {passed}/{len(done.tests)} "
               f"tests passed{'' if done.complete else ', unfinished: ' + done.reason}"
               f"{' ' + str(done.changed) if done.changed else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

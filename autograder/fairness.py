@@ -198,7 +198,12 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (sys.argv[1:] if argv is None else argv) or [a for a in assignments() if has_catalogue(a)]
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.fairness", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("assignments", nargs="*", help="assignments to prove (default: every one with a catalogue)")
+    names = parser.parse_args(argv).assignments or [a for a in assignments() if has_catalogue(a)]
     bad = 0
     with tempfile.TemporaryDirectory(prefix="fairness-") as tmp:
         proven = prove_all(names, Path(tmp))

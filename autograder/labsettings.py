@@ -67,7 +67,19 @@ def write(prefix: Path, instructor: bool = False) -> list[Path]:
     ]
 
 
-if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--instructor"]
-    for written in write(Path(args[0] if args else sys.prefix), instructor="--instructor" in sys.argv[1:]):
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.labsettings", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefix", nargs="?", type=Path, default=Path(sys.prefix),
+                        help="the environment to set up (default: this one, %(default)s)")
+    parser.add_argument("--instructor", action="store_true", help="show nbgrader's instructor tools")
+    args = parser.parse_args(argv)
+    for written in write(args.prefix, instructor=args.instructor):
         print(f"wrote {written}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -65,11 +65,15 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] not in {"check", "clean"}:
-        print(__doc__)
-        return 2
-    paths = [Path(p).resolve() for p in args[1:]] or tracked_notebooks()
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.notebooks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=["check", "clean"], help="check: list dirty notebooks; clean: strip them")
+    parser.add_argument("notebooks", nargs="*", default=[], help="notebooks to look at (default: every tracked one)")
+    options = parser.parse_args(argv)
+    args = [options.action]
+    paths = [Path(p).resolve() for p in options.notebooks] or tracked_notebooks()
     dirty = 0
     for path in paths:
         nb = nbformat.read(path, as_version=4)

@@ -87,8 +87,13 @@ def stale_tree(build: Callable[[Path], object], current: Path, name: str, made: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--check"]:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.release",
+                                     description="Generate exercises/ from solutions/ with nbgrader (`make exercises`).")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if exercises/ is stale (solutions/ changed)")
+    if parser.parse_args(argv).check:
         stale = stale_files()
         for line in stale:
             print(line)

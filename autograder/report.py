@@ -246,9 +246,15 @@ def load_results(path: Path) -> list[SubmissionResult]:
 def main(argv: list[str] | None = None) -> int:
     from .course import RESULTS
 
-    args = sys.argv[1:] if argv is None else argv
-    results_path = Path(args[0]) if args else RESULTS
-    out_dir = Path(args[1]) if len(args) > 1 else results_path.parent
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.report", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="?", type=Path, default=RESULTS, help="saved results (default: %(default)s)")
+    parser.add_argument("out_dir", nargs="?", type=Path, help="where the page goes (default: next to the results)")
+    args = parser.parse_args(argv)
+    results_path = args.results
+    out_dir = args.out_dir or results_path.parent
     page = render(load_results(results_path), out_dir)
     print(f"Class report: {page}")
     return 0

@@ -257,8 +257,14 @@ def stale(current: Path = SUBMITTED) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--check"]:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.sample_class",
+                                     description="Rebuild the sample class in autograder/submitted from the exercises.")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if autograder/submitted is stale (the exercises changed)")
+    args = parser.parse_args(argv)
+    if args.check:
         found = stale()
         for line in found:
             print(line)
@@ -268,7 +274,6 @@ def main(argv: list[str] | None = None) -> int:
     built = build(SUBMITTED)
     print(f"Built {len(built)} submissions of {len(CLASS)} students into {SUBMITTED}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

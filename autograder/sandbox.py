@@ -570,9 +570,19 @@ def startup_overhead(runs: int = 5) -> dict[str, float]:
             "median_overhead_s": statistics.median(boxed) - statistics.median(plain), "runs": runs}
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m autograder.sandbox",
+                            description="Check that the grading sandbox runs here, and print what it costs "
+                                        "per kernel start (plain vs sandboxed, best of 5).").parse_args(argv)
     check_sandbox()
     figures = startup_overhead()
     print(f"kernel start-up: plain {figures['plain_s'] * 1000:.0f} ms, sandboxed "
           f"{figures['sandboxed_s'] * 1000:.0f} ms, overhead {figures['overhead_s'] * 1000:+.0f} ms "
           f"(x{figures['ratio']:.2f}, best of {figures['runs']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

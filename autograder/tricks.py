@@ -159,9 +159,13 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
             for t in tricks]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Print the catalogue's table: kernel alone, cross-checked, honest; contained or not."""
+    import argparse
     import tempfile
+
+    argparse.ArgumentParser(prog="python -m autograder.tricks", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="tricks-") as tmp:
         outcomes = prove(Path(tmp))
