@@ -366,9 +366,12 @@ def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
     return runs
 
 
-def _plain(items: list[str], limit: int = 4) -> str:
+MORE_ES = "y {} más"  # _plain's "and N more" in the Spanish sentences
+
+
+def _plain(items: list[str], limit: int = 4, more: str = "and {} more") -> str:
     shown = "; ".join(items[:limit])
-    return shown + (f" (and {len(items) - limit} more)" if len(items) > limit else "")
+    return shown + (f" ({more.format(len(items) - limit)})" if len(items) > limit else "")
 
 
 def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()) -> list[tuple[str, str]]:
@@ -406,18 +409,30 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
                      | {w for t in clean.values() for w in t.changed})
     if changed:
         result.add(CHANGED, "the submission changed how Python or the tests' tools work "
-                            f"({_plain(changed)}); the grader undid it before each test", True)
+                            f"({_plain(changed)}); the grader undid it before each test", True,
+                   "la entrega cambió cómo funcionan Python o las herramientas de los tests "
+                   f"({_plain(changed, more=MORE_ES)}); el corrector lo deshizo antes de cada test")
     if lowered:
         result.add(DIFFERS, f"{len(lowered)} test{'s' if len(lowered) != 1 else ''} passed in the notebook's kernel "
                             "but failed when the tests were re-run in a clean Python process "
-                            f"({_plain(lowered, 3)}); the clean result was kept", True)
+                            f"({_plain(lowered, 3)}); the clean result was kept", True,
+                   f"{len(lowered)} test{'s' if len(lowered) != 1 else ''} "
+                   f"{'pasaron' if len(lowered) != 1 else 'pasó'} en el kernel del notebook pero "
+                   f"{'fallaron' if len(lowered) != 1 else 'falló'} al repetir los tests en un proceso de Python "
+                   f"limpio ({_plain(lowered, 3, MORE_ES)}); se conservó el resultado limpio")
     if raised:
         result.add(DIFFERS, f"{len(raised)} test{'s' if len(raised) != 1 else ''} failed in the notebook's kernel "
-                            f"but passed in a clean Python process ({_plain(raised, 3)}); the kernel's result was kept")
+                            f"but passed in a clean Python process ({_plain(raised, 3)}); the kernel's result was kept",
+                   text_es=f"{len(raised)} test{'s' if len(raised) != 1 else ''} "
+                           f"{'fallaron' if len(raised) != 1 else 'falló'} en el kernel del notebook pero "
+                           f"{'pasaron' if len(raised) != 1 else 'pasó'} en un proceso de Python limpio "
+                           f"({_plain(raised, 3, MORE_ES)}); se conservó el resultado del kernel")
     unfinished = [r.reason for r in runs.values() if not r.complete and r.reason]
     if unfinished:
         result.add(UNFINISHED, f"the tests could not all be re-run in a clean Python process ({unfinished[0]}); "
-                               "the kernel's results were kept for the others", True)
+                               "the kernel's results were kept for the others", True,
+                   f"no se pudieron repetir todos los tests en un proceso de Python limpio ({unfinished[0]}); "
+                   "para los demás se conservaron los resultados del kernel")
     return cells
 
 

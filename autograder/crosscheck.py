@@ -78,7 +78,9 @@ def check(course: Any, result: Any) -> None:
     except Exception as err:  # noqa: BLE001 - a check that breaks must not lose the grade
         log.exception("cross-check of %s/%s failed", result.student, result.assignment)
         result.add(cleanroom.UNFINISHED, f"the grader could not re-check this submission ({type(err).__name__}); "
-                                         "the kernel's results were kept", True)
+                                         "the kernel's results were kept", True,
+                   f"el corrector no pudo volver a comprobar esta entrega ({type(err).__name__}); "
+                   "se conservaron los resultados del kernel")
 
 
 def record(course: Any, assignment: str, student: str, cells: list[tuple[str, str]]) -> None:

@@ -32,47 +32,66 @@ def diagnose(course: Any, result: SubmissionResult) -> None:
             meta = cell.metadata.get("nbgrader", {})
             gid = meta.get("grade_id")
             if is_test(meta):
-                label = f"the test \"{described.get(gid, (gid, 0))[0] or gid}\""
+                desc = described.get(gid, (gid, 0))[0] or gid
+                label, label_es = f"the test \"{desc}\"", f"el test \"{desc}\""
             elif meta.get("solution"):
-                label = f"the answer cell {gid}"
+                label, label_es = f"the answer cell {gid}", f"la celda de respuesta {gid}"
             else:
-                label = f"cell {index + 1}" + _snippet(cell.source)
+                quote = _snippet(cell.source)
+                label, label_es = f"cell {index + 1}{quote}", f"la celda {index + 1}{quote}"
             printed = cell.metadata.get(META, {}).get("output_chars")
             if printed:
-                result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output")
+                result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output",
+                           text_es=f"{label_es} imprimió {printed:,} caracteres; el corrector cortó la salida")
             for out in cell.get("outputs", []):
                 if out.get("output_type") != "error":
                     continue
                 ename, evalue = out.get("ename", ""), ANSI.sub("", str(out.get("evalue", "")))
                 if ename == KERNEL_DIED:
                     result.add("kernel_died", "the kernel died (os._exit(), a crash or out of memory?) while "
-                                              f"running {label}; the cells after it were not run", True)
+                                              f"running {label}; the cells after it were not run", True,
+                               "el kernel murió (¿os._exit(), un fallo o falta de memoria?) al ejecutar "
+                               f"{label_es}; las celdas posteriores no se ejecutaron")
                 elif ename == CELL_TIMEOUT:
                     result.add("timeout", f"{label} did not finish within the time limit and was stopped "
-                                          "(an endless loop?)")
+                                          "(an endless loop?)",
+                               text_es=f"{label_es} no terminó dentro del tiempo límite y se detuvo "
+                                       "(¿un bucle infinito?)")
                 elif ename == NOT_RUN:
                     not_run += is_test(meta)
                     if "interrupted" in evalue:
                         result.add("stuck_kernel", "a cell kept running after it was interrupted (an endless "
                                                    "loop that catches KeyboardInterrupt?); the cells after it "
-                                                   "were not run", True)
+                                                   "were not run", True,
+                                   "una celda siguió ejecutándose tras interrumpirla (¿un bucle infinito que "
+                                   "captura KeyboardInterrupt?); las celdas posteriores no se ejecutaron")
                     elif "time limit" in evalue:
                         result.add("time_limit", "the notebook used up its time limit (an endless loop?); "
-                                                 "the cells after it were not run", True)
+                                                 "the cells after it were not run", True,
+                                   "el notebook agotó su tiempo límite (¿un bucle infinito?); "
+                                   "las celdas posteriores no se ejecutaron")
                 elif ename in ("SyntaxError", "IndentationError", "TabError") and not is_test(meta):
                     result.add("syntax_error", f"{label} has a syntax error ({ename}: {evalue.strip()[:160]}); "
-                                               "nothing in it was defined")
+                                               "nothing in it was defined",
+                               text_es=f"{label_es} tiene un error de sintaxis ({ename}: {evalue.strip()[:160]}); "
+                                       "no se definió nada de ella")
                 elif ename == "SystemExit":
-                    result.add("sys_exit", f"{label} called sys.exit(); the grader kept going")
+                    result.add("sys_exit", f"{label} called sys.exit(); the grader kept going",
+                               text_es=f"{label_es} llamó a sys.exit(); el corrector siguió adelante")
                 elif ename == "AssertionError" and evalue.startswith(TAMPERED):
                     detail = evalue[len(TAMPERED):].split(". The tests", 1)[0].lstrip(": ")
                     result.add("tampered", f"the submission modified the course's helper package ({detail}); "
-                                           "the tests that ran after it fail", True)
+                                           "the tests that ran after it fail", True,
+                               f"la entrega modificó el paquete de apoyo del curso ({detail}); "
+                               "los tests que se ejecutaron después fallan")
     if not_run:
         for p in result.problems:
             if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and p.text.endswith("were not run"):
                 tests = f"{not_run} test{'s' if not_run != 1 else ''}"
                 p.text = p.text.replace("the cells after it were not run", f"the {tests} after it were not run")
+                p.text_es = p.text_es.replace("las celdas posteriores no se ejecutaron",
+                                              f"los {tests} posteriores no se ejecutaron" if not_run != 1
+                                              else "el test posterior no se ejecutó")
                 break
 
 

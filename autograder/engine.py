@@ -212,7 +212,8 @@ class Course:
             staged = stage(self, assignment, student, problems)
         except Exception as err:  # noqa: BLE001 - a submission must never stop the batch
             staged = []
-            problems.append(Problem("staging_error", f"the submission could not be prepared for grading ({err})", True))
+            problems.append(Problem("staging_error", f"the submission could not be prepared for grading ({err})", True,
+                                    f"no se pudo preparar la entrega para corregirla ({err})"))
         failure = ""
         if staged:
             outcome = self.api.autograde(assignment, student, force=True, create=True)
@@ -227,12 +228,14 @@ class Course:
                 with Gradebook(self.db_url, self.course_id) as gb:
                     gbook.record_zero(gb, assignment, student)
             except Exception as err:  # noqa: BLE001 - reported, never raised
-                problems.append(Problem("nbgrader_error", f"the gradebook could not record this submission ({err})", True))
+                problems.append(Problem("nbgrader_error", f"the gradebook could not record this submission ({err})", True,
+                                        f"el libro de notas no pudo registrar esta entrega ({err})"))
         result = read_result(self, assignment, student)
         for p in problems:
-            result.add(p.kind, p.text, p.attention)
+            result.add(p.kind, p.text, p.attention, p.text_es)
         if failure:
-            result.add("nbgrader_error", f"nbgrader could not grade this submission: {failure}", True)
+            result.add("nbgrader_error", f"nbgrader could not grade this submission: {failure}", True,
+                       f"nbgrader no pudo corregir esta entrega: {failure}")
         diagnose(self, result)
         crosscheck.verify(self, result)  # tricks: the tests again in a clean room, the code scanned
         result.seconds = round(time.monotonic() - start, 3)

@@ -62,7 +62,7 @@ def as_data(result: SubmissionResult) -> dict:
         "score": result.score,
         "max_score": result.max_score,
         "status": result.status,
-        "problems": [p.text for p in result.problems],
+        "problems": [p.in_language(language_of(result.assignment)) for p in result.problems],
         "tests": [{"description": t.description, "points": t.points, "max_points": t.max_points,
                    "passed": t.passed, "message": t.message} for t in result.tests],
     }

@@ -109,14 +109,16 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                         gbook.write_rows(gb, graded.rows)
                     if outcome.timed_out:
                         graded.result.add("time_limit", "grading took longer than its time limit; its kernel "
-                                                        "was stopped", True)
+                                                        "was stopped", True, "la corrección superó su tiempo "
+                                                        "límite; se detuvo su kernel")
                     record(graded.result)
                     return
                 if not failures:  # the reasons, with how many tasks each, are said at the end
                     log.warning("A grading task failed %s; such tasks are graded again here.", where)
                 failures[outcome.reason or (outcome.error.strip().splitlines() or ["unknown error"])[-1]] += 1
                 result = course.autograde(task.assignment, task.student)
-                result.add(REGRADED, "a grading worker failed; this submission was graded again on its own")
+                result.add(REGRADED, "a grading worker failed; this submission was graded again on its own",
+                           text_es="un proceso de corrección falló; esta entrega se volvió a corregir aparte")
                 record(result)
 
             run_on_dask([(plugin.name, t) for t in interleave(tasks)], grade_task, address=scheduler,

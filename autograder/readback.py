@@ -75,7 +75,7 @@ def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
                 grades = {g.name: g for g in sub_nb.grades}
             except MissingEntry:
                 grades = {}
-                problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True))
+                problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True, f"{name}.ipynb no se corrigió"))
             for gid, (description, points) in described.items():
                 grade = grades.get(gid)
                 score = float(grade.score) if grade is not None and grade.score is not None else 0.0
@@ -87,5 +87,5 @@ def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
     max_score = sum(t.max_points for t in tests)
     result = SubmissionResult(student, assignment, sum(t.points for t in tests), max_score, tests)
     for p in problems:
-        result.add(p.kind, p.text, p.attention)
+        result.add(p.kind, p.text, p.attention, p.text_es)
     return result

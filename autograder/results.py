@@ -35,12 +35,19 @@ class Problem:
     """Something wrong with a submission, in one sentence for the instructor and the learner.
 
     ``kind`` is a stable key (tests and the report use it); ``attention`` means the
-    score may not reflect the work and a person should look at it.
+    score may not reflect the work and a person should look at it. ``text`` is in
+    English (the class report, grades.csv); ``text_es`` is the same sentence for the
+    feedback of a Spanish-edition submission (empty: ``text`` is shown).
     """
 
     kind: str
     text: str
     attention: bool = False
+    text_es: str = ""
+
+    def in_language(self, language: str) -> str:
+        """The sentence in ``language`` ("en" or "es"), English when there is no translation."""
+        return self.text_es if language == "es" and self.text_es else self.text
 
 
 @dataclass
@@ -61,10 +68,10 @@ class SubmissionResult:
     def failed(self) -> list[TestResult]:
         return [t for t in self.tests if not t.passed]
 
-    def add(self, kind: str, text: str, attention: bool = False) -> None:
-        """Record a problem once; one that needs attention sets the status."""
+    def add(self, kind: str, text: str, attention: bool = False, text_es: str = "") -> None:
+        """Record a problem once (``text`` in English, ``text_es`` in Spanish); one that needs attention sets the status."""
         if not any(p.kind == kind and p.text == text for p in self.problems):
-            self.problems.append(Problem(kind, text, attention))
+            self.problems.append(Problem(kind, text, attention, text_es))
         if attention:
             self.status = ATTENTION
 

@@ -37,6 +37,18 @@ CATEGORIES = {
     "dynamic": "runs code built from text",
     "signals": "changes the handling of signals and timers",
 }
+CATEGORIES_ES = {  # the same, for the feedback of a Spanish-edition submission
+    "kernel": "accede a la maquinaria del kernel del notebook",
+    "tracing": "activa los ganchos de trazado, perfilado o monitorización del intérprete",
+    "builtins": "cambia u oculta funciones integradas de Python",
+    "frames": "lee o cambia los marcos de pila u objetos vivos de otro código",
+    "lowlevel": "usa acceso a memoria de bajo nivel",
+    "code": "cambia el código de funciones existentes",
+    "imports": "cambia el sistema de importación",
+    "test_tools": "cambia un módulo o una clase que usan los tests",
+    "dynamic": "ejecuta código construido a partir de texto",
+    "signals": "cambia el manejo de señales y temporizadores",
+}
 
 # IPython magics an honest notebook may use (as IPython rewrites them: run_line_magic("time", ...)).
 BENIGN_MAGICS = {"time", "timeit", "matplotlib", "pip", "conda", "who", "whos", "pwd", "ls", "history",
@@ -243,10 +255,17 @@ def report(result: Any, flags: list[Flag]) -> None:
     """
     if not flags:
         return
-    by_category: dict[str, list[str]] = {}
+    by_category: dict[str, list[Flag]] = {}
     for flag in flags:
-        by_category.setdefault(flag.category, []).append(f"{flag.cell} line {flag.line}")
-    parts = [f"{CATEGORIES[c]} ({', '.join(where[:3])}{', ...' if len(where) > 3 else ''})"
-             for c, where in by_category.items()]
-    result.add(SUSPICIOUS, "the submission's code " + "; ".join(parts)
-               + ". This does not change the score; an instructor will read it", True)
+        by_category.setdefault(flag.category, []).append(flag)
+
+    def sentence(categories: dict[str, str], cell: str, line: str) -> str:
+        def where(found: list[Flag]) -> str:
+            named = [f"{f.cell.replace('cell ', cell)} {line} {f.line}" for f in found[:3]]
+            return f"({', '.join(named)}{', ...' if len(found) > 3 else ''})"
+        return "; ".join(f"{categories[c]} {where(found)}" for c, found in by_category.items())
+
+    result.add(SUSPICIOUS, "the submission's code " + sentence(CATEGORIES, "cell ", "line")
+               + ". This does not change the score; an instructor will read it", True,
+               "el código de la entrega " + sentence(CATEGORIES_ES, "celda ", "línea")
+               + ". Esto no cambia la nota; lo leerá un profesor")

@@ -63,7 +63,8 @@ def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     if not raw.is_dir():
-        problems.append(Problem("missing_notebook", f"nothing was submitted for {assignment}", True))
+        problems.append(Problem("missing_notebook", f"nothing was submitted for {assignment}", True,
+                                f"no se entregó nada para {assignment}"))
         return []
     expected = course.notebook_names(assignment)
     present = sorted(p for p in raw.glob("*.ipynb") if p.is_file())
@@ -76,15 +77,20 @@ def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -
             if path is None:
                 files = sorted(p.name for p in raw.iterdir() if not p.name.startswith("."))
                 found = f" (the folder holds {', '.join(files)})" if files else " (the folder is empty)"
+                found_es = f" (la carpeta contiene {', '.join(files)})" if files else " (la carpeta está vacía)"
                 problems.append(Problem("missing_notebook",
-                                        f"{name}.ipynb was not submitted{found}: its tests score 0", True))
+                                        f"{name}.ipynb was not submitted{found}: its tests score 0", True,
+                                        f"no se entregó {name}.ipynb{found_es}: sus tests puntúan 0"))
                 continue
             spare.remove(path)
             problems.append(Problem("renamed", f"{name}.ipynb was missing; {path.name} was graded in its place "
-                                               "(the notebook was renamed)"))
+                                               "(the notebook was renamed)",
+                                    text_es=f"faltaba {name}.ipynb; se corrigió {path.name} en su lugar "
+                                            "(el notebook se había renombrado)"))
         nb, why = read_notebook(path)
         if nb is None:
-            problems.append(Problem("invalid_notebook", f"{path.name} could not be graded: {why}", True))
+            problems.append(Problem("invalid_notebook", f"{path.name} could not be graded: {why}", True,
+                                    f"no se pudo corregir {path.name}: {why}"))
             continue
         nb = repair(nb, course.released(assignment, name), test_descriptions(assignment, course.source), problems)
         nbformat.write(nb, dest / f"{name}.ipynb")
@@ -97,7 +103,8 @@ def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -
             parse_utc(stamp.read_text().strip())
             shutil.copy(stamp, dest / "timestamp.txt")
         except (ValueError, OverflowError):
-            problems.append(Problem("bad_timestamp", "timestamp.txt is not a date; it was ignored"))
+            problems.append(Problem("bad_timestamp", "timestamp.txt is not a date; it was ignored",
+                                    text_es="timestamp.txt no es una fecha; se ignoró"))
     return staged
 
 
@@ -133,12 +140,16 @@ def repair(nb: nbformat.NotebookNode, released: nbformat.NotebookNode,
             meta = ref.metadata["nbgrader"]
             if cell.metadata.get("nbgrader") != meta or cell.cell_type != ref.cell_type:
                 problems.append(Problem("metadata_changed", f"the grading metadata of cell {gid} was changed; "
-                                                            "the grader restored it"))
+                                                            "the grader restored it",
+                                        text_es=f"se cambiaron los metadatos de corrección de la celda {gid}; "
+                                                "el corrector los restauró"))
                 cell.metadata["nbgrader"] = copy.deepcopy(meta)
             if is_test(meta) and cell.source.strip() != ref.source.strip():
                 desc = descriptions.get(gid, (gid, 0))[0] or gid
                 problems.append(Problem("test_edited", f"the read-only test \"{desc}\" was edited; "
-                                                       "the grader ran the original test"))
+                                                       "the grader ran the original test",
+                                        text_es=f"se editó el test de solo lectura \"{desc}\"; "
+                                                "el corrector ejecutó el test original"))
     for position, ref in enumerate(order):
         gid = grade_id(ref)
         if gid in seen:
@@ -146,7 +157,8 @@ def repair(nb: nbformat.NotebookNode, released: nbformat.NotebookNode,
         meta = ref.metadata["nbgrader"]
         if meta.get("solution") and not meta.get("grade"):
             problems.append(Problem("answer_deleted", f"the answer cell {gid} was deleted; "
-                                                      "the tests ran without it"))
+                                                      "the tests ran without it",
+                                    text_es=f"se borró la celda de respuesta {gid}; los tests se ejecutaron sin ella"))
             continue
         if not (is_test(meta) or (meta.get("locked") and ref.cell_type == "code")):
             continue
@@ -156,10 +168,13 @@ def repair(nb: nbformat.NotebookNode, released: nbformat.NotebookNode,
         if is_test(meta):
             desc = descriptions.get(gid, (gid, 0))[0] or gid
             problems.append(Problem("test_deleted", f"the test \"{desc}\" was deleted; the grader put it back "
-                                                    "and ran it"))
+                                                    "and ran it",
+                                    text_es=f"se borró el test \"{desc}\"; el corrector lo volvió a poner "
+                                            "y lo ejecutó"))
         else:
             problems.append(Problem("locked_deleted", f"the read-only cell {gid} was deleted; "
-                                                      "the grader put it back"))
+                                                      "the grader put it back",
+                                    text_es=f"se borró la celda de solo lectura {gid}; el corrector la volvió a poner"))
     return nb
 
 

@@ -68,7 +68,8 @@ class Grader:
                 try:
                     rows = gbook.read_rows(gb, task.assignment, task.student)
                 except MissingEntry:
-                    result.add("not_graded", "nbgrader recorded nothing for this submission", True)
+                    result.add("not_graded", "nbgrader recorded nothing for this submission", True,
+                               "nbgrader no registró nada de esta entrega")
         return Graded(result, rows, os.getpid())
 
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from nbgrader.api import Gradebook, MissingEntry
+from toolfaults.language import language_of
 
 from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, load_config
 from .collect import load_manifest
@@ -105,16 +106,26 @@ def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:g}"
 
 
-def _summary(s: Score, late: bool) -> str:
+#: The Moodle feedback column's sentences, in the assignment's language (a Spanish one's name ends in _es).
+SUMMARY = {
+    "en": {"graded": "Auto-graded: {score} / {max_score}.", "manual": " Reviewed by your instructor.",
+           "late": " Handed in late.", "attention": " Your instructor will look at this submission."},
+    "es": {"graded": "Corregido automáticamente: {score} / {max_score}.", "manual": " Revisado por tu profesor.",
+           "late": " Entregado tarde.", "attention": " Tu profesor revisará esta entrega."},
+}
+
+
+def _summary(s: Score, late: bool, assignment: str) -> str:
     if s.score is None:
         return ""
-    text = f"Auto-graded: {s.score:g} / {s.max_score:g}."
+    words = SUMMARY[language_of(assignment)]
+    text = words["graded"].format(score=f"{s.score:g}", max_score=f"{s.max_score:g}")
     if s.manual:
-        text += " Reviewed by your instructor."
+        text += words["manual"]
     if late:
-        text += " Handed in late."
+        text += words["late"]
     if s.status == "needs attention":
-        text += " Your instructor will look at this submission."
+        text += words["attention"]
     return text
 
 
@@ -175,7 +186,7 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
             for a in names:
                 s = done.scores[(st.student_id, a)]
                 late = manifests[a]["students"].get(st.student_id, {}).get("late", False)
-                cells += [_fmt(s.score), _summary(s, late)]
+                cells += [_fmt(s.score), _summary(s, late, a)]
             w.writerow([st.email, st.name] + cells)
     done.files += [canvas, moodle]
 

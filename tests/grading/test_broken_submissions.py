@@ -211,3 +211,30 @@ def test_the_cheat_works_without_the_check(tmp_path):
     assert honest.score == 2
     assert cheated.score > honest.score, [t.message for t in cheated.tests]
     assert any(t.passed and t.grade_id == "test_retries_connection_error" for t in cheated.tests)
+
+
+def test_a_spanish_learner_reads_every_notice_in_spanish(batch):
+    """Each notice the grader wrote about the broken batch has a Spanish sentence, which a Spanish submission's feedback shows.
+
+    The toy assignment is English; the same results, under a Spanish assignment's name
+    (``_es``), are what the feedback of the Spanish edition renders.
+    """
+    import copy
+
+    kinds = set()
+    for student, r in batch["results"].items():
+        if not r.problems:
+            continue
+        spanish = copy.deepcopy(r)
+        spanish.assignment = f"{r.assignment}_es"
+        page = html.unescape(feedback.render_html(spanish))
+        data = feedback.as_data(spanish)
+        for p in r.problems:
+            kinds.add(p.kind)
+            assert p.text_es and p.text_es != p.text, f"{student}: no Spanish for {p.kind}: {p.text}"
+            assert p.text_es[1:40] in page and p.text[1:40] not in page, (student, p.kind)
+            assert p.text_es in data["problems"], (student, p.kind)
+        english = html.unescape(feedback.render_html(r))
+        assert all(p.text[1:40] in english and p.text_es[1:40] not in english for p in r.problems), student
+    # the batch covers the repairs, the diagnoses and the cross-checks
+    assert {"syntax_error", "test_deleted", "renamed", "missing_notebook", "kernel_died", "tampered"} <= kinds, kinds

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.lms.export import export
+from autograder.lms.export import Score, _summary, export
 from autograder.lms.roster import Roster
 
 A = "06_fallback_and_degradation"
@@ -101,3 +101,13 @@ def test_export_twice_gives_the_same_bytes(graded, roster_csv, tmp_path):
            results=tmp_path / "results.json", feedback=tmp_path / "feedback", collected=tmp_path / "collected",
            canvas_ids={A: "4321"})
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_the_moodle_feedback_column_speaks_the_assignments_language():
+    """A Spanish-edition assignment's feedback cell is in Spanish, the English one's in English."""
+    attention = Score(3, 4, status="needs attention")
+    assert _summary(attention, True, "05_retry_with_backoff_es") == (
+        "Corregido automáticamente: 3 / 4. Entregado tarde. Tu profesor revisará esta entrega.")
+    assert _summary(attention, True, "05_retry_with_backoff") == (
+        "Auto-graded: 3 / 4. Handed in late. Your instructor will look at this submission.")
+    assert _summary(Score(None, 4), False, "05_retry_with_backoff_es") == ""
