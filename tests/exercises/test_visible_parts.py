@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -20,6 +21,7 @@ import pytest
 
 from autograder.fairness import CATALOGUE, Variant
 from autograder.testcells import replace_answer
+from tests.ahead import Ahead
 from toolfaults.progress import check_notebook, find_parts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,22 +88,39 @@ def test_entry_belongs_to_a_practice_part(path):
                         "level, where fairness.prove grades it")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("path", "edition"), CASES)
-def test_visible_tests_prove_the_entry(path, edition, tmp_path):
-    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done".
-    In both editions: the Spanish notebook's failing message names the mistake in Spanish."""
+def _progress(path: Path, edition: str):
+    """Put the entry into its answer cell of the released notebook and run it as `make progress` does.
+
+    Returns the entry, its part's title and that part's progress row.
+    """
     assignment = path.parent.parent.name + ("_es" if edition == "es" else "")
     variant = Variant.load(path, edition)
     released = EXERCISES / assignment
     nb = nbformat.read(released / f"{assignment}.ipynb", as_version=4)
     title = part_of(nb, variant.cell).title
-    work = tmp_path / assignment
-    shutil.copytree(released, work)
-    nbformat.write(replace_answer(nb, variant.cell, as_typed(variant)), work / f"{assignment}.ipynb")
+    with tempfile.TemporaryDirectory(prefix="visible-part-") as tmp:
+        work = Path(tmp) / assignment
+        shutil.copytree(released, work)
+        nbformat.write(replace_answer(nb, variant.cell, as_typed(variant)), work / f"{assignment}.ipynb")
+        rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60)}
+    return variant, title, rows[title]
 
-    rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60)}
-    row = rows[title]
+
+#: Every selected case runs at the first one's request, one kernel per core (tests/ahead.py).
+AHEAD = Ahead(_progress, ("path", "edition"))
+
+
+@pytest.fixture(scope="session")
+def progress(request):
+    return AHEAD.bind(request.session, "test_visible_tests_prove_the_entry")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("path", "edition"), CASES)
+def test_visible_tests_prove_the_entry(progress, path, edition):
+    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done".
+    In both editions: the Spanish notebook's failing message names the mistake in Spanish."""
+    variant, title, row = progress(path=path, edition=edition)
     report = "\n".join(f"  {t.name}: {'pass' if t.passed else t.error}" for t in row.tests)
     assert row.total, f"{title}: no visible test ran"
     if variant.kind == "right":

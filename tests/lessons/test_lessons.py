@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from nbclient import NotebookClient
 
 from autograder.course import ROOT
 from editions import EDITIONS, ENGLISH, case_id, cases
+from tests.ahead import Ahead
 
 COURSE = ROOT / "course"
 LESSONS = ENGLISH.lessons()          # 00_index and the numbered lessons
@@ -78,19 +80,34 @@ def test_lesson_has_objectives_and_key_points(edition, path: Path):
     assert edition.key_points in text, f"{path.name}: no key points section ({edition.key_points!r})"
 
 
+def _run_offline(edition, path: Path):
+    """The lesson executed top to bottom in a kernel with no key and no network (its outputs kept)."""
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env.update(TOOLFAULTS_MODE="offline", MPLBACKEND="Agg")
+    nb = nbformat.read(path, as_version=4)
+    # The index's progress cell runs every exercise's visible tests in a kernel of its own (~1 min).
+    timeout = 300 if path.name == "00_index.ipynb" else 120
+    NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
+    return nb
+
+
+#: Every selected lesson runs at the first one's request, one kernel per core (tests/ahead.py).
+AHEAD = Ahead(_run_offline, ("edition", "path"))
+
+
+@pytest.fixture(scope="session")
+def executed(request):
+    return AHEAD.bind(request.session, "test_lesson_runs_offline")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("edition", "path"), [
     pytest.param(e, p, id=case_id((e, p)), marks=[pytest.mark.spanish] if e.language == "es" else [])
     for e, p in ALL])
-def test_lesson_runs_offline(edition, path: Path, monkeypatch):
+def test_lesson_runs_offline(executed, edition, path: Path):
     """The lesson executes top to bottom with no key and no network, without errors."""
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.setenv("TOOLFAULTS_MODE", "offline")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    nb = nbformat.read(path, as_version=4)
-    # The index's progress cell runs every exercise's visible tests in a kernel of its own (~1 min).
-    timeout = 300 if path.name == "00_index.ipynb" else 120
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    nb = executed(edition=edition, path=path)
     unexpected, missing = [], []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
