@@ -19,8 +19,8 @@ Time limits. Dask cannot stop a running task, so the hard limits live where they
 act: each cell has nbgrader's cell timeout (and the notebook its time limit), and
 ``time_limit`` gives every task a wall-clock limit enforced *inside the worker*: when it
 runs out, the worker kills the processes the task started (the notebook's kernel, and
-with it its sandbox); nbgrader then sees a dead kernel and the task finishes with what
-it has. That is why workers run one task at a time (``threads_per_worker=1``; start
+with it its sandbox), and any it starts from then on until it returns; nbgrader then sees
+a dead kernel and the task finishes with what it has. That is why workers run one task at a time (``threads_per_worker=1``; start
 remote workers with ``dask worker --nthreads 1``).
 """
 
@@ -100,11 +100,15 @@ def _run_task(task_fn: Callable[[Any], Any], task: Any, time_limit: float | None
     """Runs on the worker: the task, under its time limit, never raising."""
     import socket
 
-    fired = threading.Event()
+    fired, finished = threading.Event(), threading.Event()
 
     def expire() -> None:
         fired.set()
-        _kill_children()
+        # Until the task returns: a process it starts after the limit (a kernel restarted, a
+        # child not yet started when the timer fired) is stopped as well.
+        while not finished.is_set():
+            _kill_children()
+            finished.wait(0.2)
 
     timer = threading.Timer(time_limit, expire) if time_limit else None
     started = time.perf_counter()
@@ -118,6 +122,7 @@ def _run_task(task_fn: Callable[[Any], Any], task: Any, time_limit: float | None
         result["error"] = "".join(traceback.format_exception(err)).strip()
         result["reason"] = describe(err)
     finally:
+        finished.set()
         if timer is not None:
             timer.cancel()
     result["seconds"] = time.perf_counter() - started

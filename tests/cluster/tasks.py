@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import os
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,8 +67,14 @@ def whoami(n: int) -> tuple[int, int, int]:
     return n, os.getpid(), per_worker("probe-object", lambda: next(_built))
 
 
-def run_forever(seconds: int) -> str:
-    """Starts a child process that would run for ``seconds`` and waits for it."""
+def run_forever(seconds: int, after: float = 0) -> str:
+    """Starts, ``after`` seconds from now, a child process that would run for ``seconds``, and waits for it."""
+    time.sleep(after)
     child = subprocess.Popen(["sleep", str(seconds)])
     child.wait()
     return f"child ended with {child.returncode}"
+
+
+def run_forever_late(seconds: int) -> str:
+    """:func:`run_forever`, its child started 2 s late: after a 1 s time limit has already fired."""
+    return run_forever(seconds, after=2)

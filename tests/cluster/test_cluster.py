@@ -137,3 +137,10 @@ def test_the_time_limit_kills_what_the_task_started(scheduler):
     assert outcome.timed_out and outcome.ok
     assert outcome.value == "child ended with -9"
     assert time.perf_counter() - started < 60
+
+
+def test_a_process_started_after_the_time_limit_is_stopped_too(scheduler):
+    """The limit fires before the task starts its child (a slow start, a kernel restarted): that child is killed as well."""
+    [outcome] = run_on_dask([600], tasks.run_forever_late, address=scheduler, time_limit=1)
+    assert outcome.timed_out and outcome.ok
+    assert outcome.value == "child ended with -9"
