@@ -147,7 +147,7 @@ class TreeCPU:
 
 
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
-    """One class graded one at a time, on a Dask LocalCluster (`make grade`'s default) and by a process pool."""
+    """One class graded one at a time and on a Dask LocalCluster (`make grade`'s default), round after round."""
     from .grade import grading_settings, make_course, task_time_limit
     from .pool import grade_tasks
     from .pool import default_workers

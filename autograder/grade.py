@@ -188,7 +188,7 @@ def _rel(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=None,
-                        help=f"parallel workers: of the LocalCluster, or processes (default: one per core = {default_workers()}); "
+                        help=f"worker processes of the Dask LocalCluster (default: one per core = {default_workers()}); "
                              "1 grades one submission at a time in this process")
     parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
