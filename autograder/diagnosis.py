@@ -41,8 +41,9 @@ def diagnose(course: Any, result: SubmissionResult) -> None:
                 label, label_es = f"cell {index + 1}{quote}", f"la celda {index + 1}{quote}"
             printed = cell.metadata.get(META, {}).get("output_chars")
             if printed:
+                count_es = f"{printed:,}".replace(",", ".")  # 12.345.678, as Spanish writes it
                 result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output",
-                           text_es=f"{label_es} imprimió {printed:,} caracteres; el corrector cortó la salida")
+                           text_es=f"{label_es} imprimió {count_es} caracteres; el corrector cortó la salida")
             for out in cell.get("outputs", []):
                 if out.get("output_type") != "error":
                     continue
