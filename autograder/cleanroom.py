@@ -342,6 +342,33 @@ def _read(data: bytes, token: str, outcome: CleanRun) -> None:
 
 
 # -- a graded submission ----------------------------------------------------------------------
+def checked_copy(course: Any, assignment: str, student: str, name: str) -> tuple[nbformat.NotebookNode, Path] | None:
+    """The copy of one submitted notebook that the cross-checks re-run and scan, and its folder.
+
+    Args:
+        course: the :class:`autograder.engine.Course` that graded it.
+        assignment: the assignment's name.
+        student: the student's id.
+        name: the notebook's name.
+
+    Returns:
+        nbgrader's autograded copy; when nbgrader left none (it could not grade the
+        submission: a dead kernel, a time limit), the staged copy it was given, staged
+        again if needed, so that a submission nbgrader could not grade is still re-run
+        and scanned. ``None`` when neither exists (nothing was submitted, or it cannot be read).
+    """
+    graded = course.autograded_notebook(assignment, student, name)
+    if graded is not None:
+        return graded, Path(course.directory(course.coursedir.autograded_directory, assignment, student))
+    from .staging import read_notebook, stage
+
+    folder = Path(course.staging) / student / assignment
+    if not (folder / f"{name}.ipynb").is_file():
+        stage(course, assignment, student, [])
+    staged, _ = read_notebook(folder / f"{name}.ipynb")
+    return None if staged is None else (staged, folder)
+
+
 def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
     """Re-run every autograded notebook of one submission in the clean room.
 
@@ -356,11 +383,11 @@ def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
     options = settings(course.config)
     runs = {}
     for name in course.notebook_names(assignment):
-        graded = course.autograded_notebook(assignment, student, name)
-        if graded is None:
+        found = checked_copy(course, assignment, student, name)
+        if found is None:
             continue
+        graded, workdir = found
         source = nbformat.read(course.source / assignment / f"{name}.ipynb", as_version=4)
-        workdir = course.directory(course.coursedir.autograded_directory, assignment, student)
         runs[name] = run(plan(graded, source), workdir, options)
         log.debug("clean room %s/%s/%s: %.2f s", student, assignment, name, runs[name].seconds)
     return runs

@@ -4,7 +4,8 @@ One call, where the engine produces a submission's result::
 
     crosscheck.verify(course, result)
 
-1. :mod:`autograder.cleanroom` re-runs the notebook with the assignment's own tests in a
+1. :mod:`autograder.cleanroom` re-runs the notebook (nbgrader's autograded copy, or the
+   staged submission when nbgrader could not grade it) with the assignment's own tests in a
    plain Python process (no IPython), in the same sandbox; each test keeps the lower
    of its two scores, and any difference or anything the clean room had to put back
    marks the submission "needs attention".
@@ -71,9 +72,9 @@ def check(course: Any, result: Any) -> None:
             record(course, result.assignment, result.student, lowered)
         flags = []
         for name in course.notebook_names(result.assignment):
-            nb = course.autograded_notebook(result.assignment, result.student, name)
-            if nb is not None:
-                flags += scan.scan_notebook(nb)
+            found = cleanroom.checked_copy(course, result.assignment, result.student, name)
+            if found is not None:
+                flags += scan.scan_notebook(found[0])
         scan.report(result, flags)
     except Exception as err:  # noqa: BLE001 - a check that breaks must not lose the grade
         log.exception("cross-check of %s/%s failed", result.student, result.assignment)

@@ -107,3 +107,28 @@ def test_the_engine_cross_checks_every_submission(tmp_path):
     assert {CHANGED, DIFFERS, SUSPICIOUS} & set(result.kinds())
     row = gradebook.scores(course.db_url, course.course_id, ["mallory"])[0]
     assert row["score"] == 0, row
+
+
+@pytest.mark.slow
+def test_a_submission_nbgrader_could_not_grade_is_still_cross_checked(tmp_path):
+    """When nbgrader leaves no autograded copy (a dead kernel, a time limit, a loaded machine), the clean
+    room re-runs and the scan reads the staged submission: the trick is still named, not only "nbgrader failed"."""
+    import shutil
+
+    from autograder.crosscheck import SECTION, check
+    from autograder.engine import Course
+    from autograder.fairness import solved
+
+    trick = next(t for t in TRICKS if t.name == "builtins_assertionerror")
+    course = Course.scratch(tmp_path, config={SECTION: {"enabled": False}})
+    course.generate(trick.assignment)
+    course.submit("mallory", trick.assignment, solved(course, trick.assignment, **{trick.cell: trick.code}))
+    result = course.autograde(trick.assignment, "mallory")
+    assert not set(OURS) & set(result.kinds())  # the checks are off: nothing of ours yet
+    shutil.rmtree(course.directory(course.coursedir.autograded_directory, trick.assignment, "mallory"))
+    shutil.rmtree(course.staging / "mallory")  # and the staged copy is gone too: it is staged again
+    check(course, result)
+    found = {p.kind: p for p in result.problems}
+    assert CHANGED in found and SUSPICIOUS in found, [(p.kind, p.text) for p in result.problems]
+    assert found[CHANGED].attention and found[SUSPICIOUS].attention
+    assert UNFINISHED not in found, found[UNFINISHED].text
