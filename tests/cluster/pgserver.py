@@ -193,7 +193,9 @@ def _stop_on(signum: int, frame: object) -> None:
 
 def main() -> int:
     # `kill`, a closed terminal or a service manager stop it like Ctrl-C: the server and its data go too.
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    # SIGINT is set here as well: Python leaves it ignored when the parent ignored it (a background job of a
+    # script), and then Ctrl-C or `kill -INT` would leave the server running.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop_on)
     # The signal can come at any bytecode, the announcement's print included, so the whole life of the
     # server is inside the try: leaving the `with` on KeyboardInterrupt stops the server and deletes its data.

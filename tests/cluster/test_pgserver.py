@@ -39,11 +39,18 @@ def _server_of(port: int) -> psutil.Process | None:
     return None
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "kill", "hangup"])
-def test_the_server_stops_and_its_data_is_deleted(sig):
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("sig,inherited", [(signal.SIGINT, None), (signal.SIGINT, _ignore_ctrl_c),
+                                           (signal.SIGTERM, None), (signal.SIGHUP, None)],
+                         ids=["ctrl-c", "ctrl-c-started-in-the-background", "kill", "hangup"])
+def test_the_server_stops_and_its_data_is_deleted(sig, inherited):
+    """`inherited` sets what the command starts with: a background job of a script starts with Ctrl-C ignored."""
     need_postgres()
     proc = subprocess.Popen([sys.executable, "-m", "tests.cluster.pgserver"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=inherited)
     server, folder = None, None
     try:
         first = proc.stdout.readline()
