@@ -360,9 +360,9 @@ def checked_copy(course: Any, assignment: str, student: str, name: str) -> tuple
     graded = course.autograded_notebook(assignment, student, name)
     if graded is not None:
         return graded, Path(course.directory(course.coursedir.autograded_directory, assignment, student))
-    from .staging import read_notebook, stage
+    from .staging import read_notebook, stage, staged_folder
 
-    folder = Path(course.staging) / student / assignment
+    folder = staged_folder(course, assignment, student)
     if not (folder / f"{name}.ipynb").is_file():
         stage(course, assignment, student, [])
     staged, _ = read_notebook(folder / f"{name}.ipynb")
@@ -370,7 +370,7 @@ def checked_copy(course: Any, assignment: str, student: str, name: str) -> tuple
 
 
 def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
-    """Re-run every autograded notebook of one submission in the clean room.
+    """Re-run every notebook of one submission in the clean room (each :func:`checked_copy`).
 
     Args:
         course: the :class:`autograder.engine.Course` that graded it.
@@ -378,7 +378,7 @@ def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
         student: the student's id.
 
     Returns:
-        ``notebook name -> CleanRun`` for each notebook nbgrader wrote an autograded copy of.
+        ``notebook name -> CleanRun`` for each notebook that has an autograded or a staged copy.
     """
     options = settings(course.config)
     runs = {}

@@ -51,6 +51,11 @@ def read_notebook(path: Path) -> tuple[nbformat.NotebookNode | None, str]:
     return nb, ""
 
 
+def staged_folder(course: Any, assignment: str, student: str) -> Path:
+    """Where :func:`stage` puts one student's repaired copy of an assignment (what nbgrader grades)."""
+    return Path(course.staging) / student / assignment
+
+
 def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -> list[str]:
     """Copy a submission into ``course.staging``, repaired; returns the notebooks that can be graded.
 
@@ -59,7 +64,7 @@ def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -
         problems: what was wrong with the submission is appended here.
     """
     raw = course.submitted(assignment, student)
-    dest = course.staging / student / assignment
+    dest = staged_folder(course, assignment, student)
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     if not raw.is_dir():
