@@ -49,6 +49,7 @@ its own, for one part::
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import logging
 import os
@@ -66,7 +67,7 @@ from .language import LANGUAGES, current_language, language_of, say
 
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
-    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "run_progress",
+    "check_notebook", "check_exercises", "execute_notebook", "KERNEL_START_ATTEMPTS", "exercise_notebooks", "format_table", "run_progress",
     "show_progress", "main",
 ]
 
@@ -77,6 +78,9 @@ Status = Literal["not started", "in progress", "done", "missing", "unreadable"]
 _HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[^\n]*\n?", re.S | re.M)
 _STEM = re.compile(r"^\d\d_[a-z0-9_]+$")
 _STUB = re.compile(r"^[ \t]*raise NotImplementedError\b", re.M)
+#: Kernels started for one notebook before its tests are reported as not run: a kernel that
+#: does not start (nbclient waits 60 s) is the machine's doing, not the learner's.
+KERNEL_START_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,38 @@ def _kernel_env() -> dict[str, str]:
     return env
 
 
+def _sent_any(nb) -> bool:
+    """Whether a code cell was sent to a kernel (nbclient records its timings from then on)."""
+    return any("execution" in c.metadata for c in nb.cells if c.cell_type == "code")
+
+
+def execute_notebook(nb, *, start: dict[str, Any] | None = None, **options: Any) -> None:
+    """Run ``nb`` in place in a new kernel: ``NotebookClient(nb, **options).execute(**start)``.
+
+    A kernel that does not start (nbclient waits 60 s for it; a loaded machine can take
+    longer) is not the notebook's doing: another one is started, up to
+    :data:`KERNEL_START_ATTEMPTS` kernels. Once a cell has been sent nothing is run again.
+    Raises what the last run raised.
+    """
+    from nbclient import NotebookClient
+
+    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+        client = NotebookClient(nb, **options)
+        try:
+            client.execute(**(start or {}))
+            return
+        except Exception as err:
+            # nbclient leaves its clean-up registered for exit when the kernel did not start,
+            # and it then fails ("assert self.km is not None"); it has already cleaned up.
+            cleanup = getattr(client, "_cleanup_kernel", None)
+            if cleanup is not None:
+                atexit.unregister(cleanup)
+            if _sent_any(nb) or attempt == KERNEL_START_ATTEMPTS:
+                raise
+            log.warning("the kernel did not start (%s: %s); starting another (%d of %d)",
+                        type(err).__name__, err, attempt + 1, KERNEL_START_ATTEMPTS)
+
+
 def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, timeout: float = 60,
                    kernel_name: str = "python3") -> list[PartProgress]:
     """Run one exercise notebook's visible tests on a scratch copy; one result per part.
@@ -244,8 +280,6 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         when the notebook cannot be read.
     """
     import nbformat
-    from nbclient import NotebookClient
-
     path = Path(path)
     name = exercise or path.stem
     if not path.is_file():
@@ -264,13 +298,24 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         shutil.copytree(path.parent, work, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         env = _kernel_env()
         env["IPYTHONDIR"] = str(Path(scratch) / "ipython")   # no history or profile of the learner's touched
-        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, allow_errors=True,
-                                interrupt_on_timeout=True, shutdown_kernel="immediate", resources={"metadata": {"path": str(work)}})
+        stopped = ""  # why the run ended before the last cell, if it did
         try:
             # The kernel's stderr (ipykernel's start-up warnings) would only clutter the table.
-            client.execute(env=env, cwd=str(work), stderr=subprocess.DEVNULL)
+            execute_notebook(nb, start={"env": env, "cwd": str(work), "stderr": subprocess.DEVNULL},
+                             timeout=timeout, kernel_name=kernel_name, allow_errors=True, interrupt_on_timeout=True,
+                             shutdown_kernel="immediate", resources={"metadata": {"path": str(work)}})
         except Exception as err:  # the kernel died or could not start: every test that did not run fails
-            log.warning("%s: the run stopped early: %s: %s", name, type(err).__name__, err)
+            stopped = f"{type(err).__name__}: {err}".strip().rstrip(":")
+            log.warning("%s: the run stopped early: %s", name, stopped)
+    if not stopped:
+        not_run = say("not run: the notebook stopped before this cell",
+                      "no se ejecutó: el notebook se detuvo antes de esta celda")
+    elif _sent_any(nb):
+        not_run = say(f"not run: the notebook stopped before this cell ({stopped})",
+                      f"no se ejecutó: el notebook se detuvo antes de esta celda ({stopped})")
+    else:
+        not_run = say(f"not run: the kernel did not start after {KERNEL_START_ATTEMPTS} tries ({stopped})",
+                      f"no se ejecutó: el kernel no arrancó tras {KERNEL_START_ATTEMPTS} intentos ({stopped})")
     results = []
     for part in parts:
         stub = all(_STUB.search(nb.cells[i].source) for i in part.answers)
@@ -278,8 +323,13 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         for i in part.tests:
             cell = nb.cells[i]
             ran = cell.get("execution_count") is not None or cell.get("outputs")
-            error = _error_of(cell) if ran else say("not run: the notebook stopped before this cell",
-                                                    "no se ejecutó: el notebook se detuvo antes de esta celda")
+            sent = "execution" in cell.metadata  # nbclient's timings: set when the cell is sent, then the reply's
+            if stopped and sent and "shell.execute_reply" not in cell.metadata["execution"]:
+                # the kernel died while this cell ran: no error was printed, and it did not pass
+                error = say(f"the notebook stopped during this cell ({stopped})",
+                            f"el notebook se detuvo durante esta celda ({stopped})")
+            else:
+                error = _error_of(cell) if ran else not_run
             tests.append(TestOutcome(_nbgrader(cell).get("grade_id", f"cell {i}"), not error, error))
         results.append(PartProgress(name, part.title, tuple(tests), stub))
     return results

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from autograder.course import ROOT
 from editions import EDITIONS, ENGLISH, case_id, cases
 from tests.ahead import Ahead
+from toolfaults.progress import execute_notebook
 
 COURSE = ROOT / "course"
 LESSONS = ENGLISH.lessons()          # 00_index and the numbered lessons
@@ -87,8 +87,8 @@ def _run_offline(edition, path: Path):
     nb = nbformat.read(path, as_version=4)
     # The index's progress cell runs every exercise's visible tests in a kernel of its own (~1 min).
     timeout = 300 if path.name == "00_index.ipynb" else 120
-    NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
+    execute_notebook(nb, start={"env": env}, timeout=timeout, kernel_name="python3",
+                     resources={"metadata": {"path": str(path.parent)}})
     return nb
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
 from autograder.course import ROOT
 from editions import EDITIONS
+from toolfaults.progress import execute_notebook
 from toolfaults.quiz import is_quiz_cell, questions_from_cell
 
 #: The numbered lessons of both editions (course/ and course/es/).
@@ -63,8 +63,8 @@ def rehearsed():
         (source,) = quiz_cells(path)
         cells += [new_code_cell(IMPORTS + source), new_code_cell(REHEARSE)]
     nb = new_notebook(cells=cells)
-    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(ROOT / "course")}}).execute()
+    execute_notebook(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                     resources={"metadata": {"path": str(ROOT / "course")}})
     return {path: (nb.cells[2 * n], nb.cells[2 * n + 1]) for n, path in enumerate(WITH_QUIZ)}
 
 

@@ -281,3 +281,93 @@ def test_module_doctests_pass():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0, f"{result.failed} doctest(s) in toolfaults.progress failed"
+
+
+# A kernel that exits at once for its first `fails` starts, then is a real IPython kernel.
+_FLAKY_KERNEL = '''\
+import pathlib, sys
+starts = pathlib.Path(sys.argv[1])
+n = len(starts.read_text()) if starts.exists() else 0
+starts.write_text("x" * (n + 1))
+if n < int(sys.argv[2]):
+    sys.exit(1)
+from ipykernel import kernelapp
+kernelapp.launch_new_instance(argv=sys.argv[3:])
+'''
+
+
+def _flaky_kernel(folder: Path, name: str, fails: int) -> Path:
+    """A kernelspec ``name`` under ``folder/kernels``; returns the file that counts its starts."""
+    import sys
+
+    spec = folder / "kernels" / name
+    spec.mkdir(parents=True)
+    (spec / "flaky.py").write_text(_FLAKY_KERNEL)
+    starts = folder / f"{name}-starts"
+    argv = [sys.executable, str(spec / "flaky.py"), str(starts), str(fails), "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": name, "language": "python"}))
+    return starts
+
+
+def _small_exercise(folder: Path, test_sources: list[str]) -> Path:
+    cells = [new_markdown_cell("## Part A: `one`"),
+             new_code_cell("def one():\n    return 1", metadata={"nbgrader": {
+                 "grade_id": "one_answer", "locked": False, "solution": True, "grade": False}})]
+    cells += [new_code_cell(src, metadata={"nbgrader": {"grade_id": f"test_{i}", "locked": True, "solution": False,
+                                                         "grade": True, "points": 1}})
+              for i, src in enumerate(test_sources)]
+    path = folder / "01_small" / "01_small.ipynb"
+    path.parent.mkdir(parents=True)
+    nbformat.write(new_notebook(cells=cells), path)
+    return path
+
+
+@pytest.mark.slow
+def test_a_kernel_that_does_not_start_is_started_again(tmp_path, monkeypatch):
+    """A kernel that fails to start is the machine's doing: another one runs the tests."""
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    starts = _flaky_kernel(tmp_path / "jupyter", "flaky", fails=1)
+    path = _small_exercise(tmp_path / "exercises", ["assert one() == 1", "assert one() == 2, 'one is not two'"])
+    (row,) = check_notebook(path, kernel_name="flaky", timeout=30)
+    assert len(starts.read_text()) == 2, "the kernel was not started again"
+    assert [(t.name, t.passed) for t in row.tests] == [("test_0", True), ("test_1", False)], row
+    assert "one is not two" in row.tests[1].error
+
+
+@pytest.mark.slow
+def test_progress_says_when_the_kernel_never_starts(tmp_path):
+    """`python -m toolfaults.progress`, its python3 kernel never starting: a few tries, then every test
+    says the kernel did not start and why, nothing else is printed, and the command still answers."""
+    import subprocess
+    import sys
+
+    from toolfaults.progress import KERNEL_START_ATTEMPTS, _kernel_env
+
+    starts = _flaky_kernel(tmp_path / "jupyter", "python3", fails=99)
+    _small_exercise(tmp_path / "exercises", ["assert one() == 1"])
+    env = {**_kernel_env(), "JUPYTER_PATH": str(tmp_path / "jupyter")}
+    done = subprocess.run([sys.executable, "-m", "toolfaults.progress", str(tmp_path / "exercises"), "--json"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    (row,) = [PartProgress.from_dict(d) for d in json.loads(done.stdout)]
+    (test,) = row.tests
+    assert not test.passed
+    assert test.error.startswith(f"not run: the kernel did not start after {KERNEL_START_ATTEMPTS} tries ("), test
+    assert "Kernel died" in test.error, test
+    assert len(starts.read_text()) == KERNEL_START_ATTEMPTS
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_a_kernel_the_notebook_kills_is_not_started_again(tmp_path, monkeypatch):
+    """A notebook that ends its own kernel is run once: that cell fails, saying so, and the tests after it
+    say where it stopped."""
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    starts = _flaky_kernel(tmp_path / "jupyter", "flaky", fails=0)
+    path = _small_exercise(tmp_path / "exercises", ["assert one() == 1", "import os\nos._exit(3)", "assert one()"])
+    (row,) = check_notebook(path, kernel_name="flaky", timeout=30)
+    assert len(starts.read_text()) == 1, "a notebook that kills its kernel was run again"
+    first, killer, after = row.tests
+    assert first.passed and not killer.passed and not after.passed, row
+    assert killer.error.startswith("the notebook stopped during this cell (DeadKernelError"), killer
+    assert after.error.startswith("not run: the notebook stopped before this cell (DeadKernelError"), after
