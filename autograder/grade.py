@@ -105,12 +105,16 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
 
 def task_time_limit(course: Course) -> float:
     """A task's hard limit (seconds): its notebook's time limit twice (the kernel, then the clean room of
-    :mod:`autograder.cleanroom`) plus a minute for kernel start and bookkeeping."""
+    :mod:`autograder.cleanroom`) plus a minute for each kernel start the grader may try
+    (``GuardedExecute.start_attempts``) and bookkeeping."""
     from .preprocessors import GuardedExecute
 
     configured = course.config.GuardedExecute
-    limit = configured.notebook_timeout if "notebook_timeout" in configured else GuardedExecute.notebook_timeout.default_value
-    return 2 * float(limit) + 60
+
+    def setting(name: str) -> float:
+        return float(configured[name] if name in configured else GuardedExecute.class_traits()[name].default())
+
+    return 2 * setting("notebook_timeout") + 60 * max(1, setting("start_attempts"))
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,

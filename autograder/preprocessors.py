@@ -95,12 +95,28 @@ class GuardedExecute(Execute):
         help="Seconds a timed-out cell gets to stop after the interrupt before the kernel counts as stuck.",
     ).tag(config=True)
 
+    start_attempts = Integer(
+        3,
+        help="Kernels started for one notebook before grading it fails: a kernel that does not start "
+             "in time (a loaded machine) is not the student's doing. Once a cell has run, nothing is retried.",
+    ).tag(config=True)
+
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
-        self._deadline = monotonic() + self.notebook_timeout
-        self._stop_reason = ""
-        self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
-        self._timed_out = False
-        return super().preprocess(nb, resources, km)
+        attempts = max(1, self.start_attempts)
+        for attempt in range(1, attempts + 1):
+            self._deadline = monotonic() + self.notebook_timeout
+            self._stop_reason = ""
+            self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
+            self._timed_out = False
+            self._sent = False  # whether a code cell was sent to the kernel
+            try:
+                return super().preprocess(nb, resources, km)
+            except RuntimeError as err:  # SandboxError, "Kernel didn't respond", "Kernel died before replying"
+                if self._sent or km is not None or attempt == attempts:
+                    raise
+                self.log.warning("The kernel did not start (%s); starting another (%d of %d)",
+                                 err, attempt + 1, attempts)
+        raise AssertionError("not reached: the last attempt returns or raises")
 
     # nbclient asks for the timeout of every cell: the cell's own limit, or what is left of the notebook's.
     def _get_timeout(self, cell: NotebookNode | None) -> float | None:
@@ -125,6 +141,7 @@ class GuardedExecute(Execute):
             return cell, self.resources
         limit = min(float(self.timeout or remaining), remaining)
         self._cell_timeout = limit
+        self._sent = True
         self._timed_out = False
         self.error_on_timeout = {
             "ename": CELL_TIMEOUT,

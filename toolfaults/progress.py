@@ -244,10 +244,14 @@ def execute_notebook(nb, *, start: dict[str, Any] | None = None, **options: Any)
     A kernel that does not start (nbclient waits 60 s for it; a loaded machine can take
     longer) is not the notebook's doing: another one is started, up to
     :data:`KERNEL_START_ATTEMPTS` kernels. Once a cell has been sent nothing is run again.
-    Raises what the last run raised.
+    Raises what the last run raised. Timings a cell kept from an earlier run are cleared first, so
+    that those nbclient records tell which cells this run sent.
     """
     from nbclient import NotebookClient
 
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.metadata.pop("execution", None)
     for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
         client = NotebookClient(nb, **options)
         try:
