@@ -67,8 +67,8 @@ from .language import LANGUAGES, current_language, language_of, say
 
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",
-    "check_notebook", "check_exercises", "execute_notebook", "KERNEL_START_ATTEMPTS", "exercise_notebooks", "format_table", "run_progress",
-    "show_progress", "main",
+    "check_notebook", "check_exercises", "exercise_notebooks", "format_table", "run_progress",
+    "show_progress", "main", "execute_notebook", "KERNEL_START_ATTEMPTS",
 ]
 
 log = logging.getLogger(__name__)
@@ -284,6 +284,7 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         when the notebook cannot be read.
     """
     import nbformat
+
     path = Path(path)
     name = exercise or path.stem
     if not path.is_file():

@@ -62,7 +62,8 @@ def test_a_kernel_that_did_not_start_is_started_again(course, failing_starts):
 
 
 def test_kernels_that_never_start_are_reported_after_a_few_tries(course, failing_starts):
-    """No kernel starts: after ``start_attempts`` tries the submission is flagged, saying nbgrader could not grade it."""
+    """No kernel starts: after ``start_attempts`` tries the submission is flagged, saying nbgrader could
+    not grade it."""
     starts = failing_starts(99)
     course.submit("ana", ASSIGNMENT, solved(course, ASSIGNMENT))
     result = course.autograde(ASSIGNMENT, "ana")
