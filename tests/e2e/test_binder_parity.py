@@ -168,13 +168,18 @@ def test_readme_shows_a_screenshot_taken_by_the_tests():
 def test_binder_urlpath_opens_the_first_page_in_jupyterlab(lab, index, switch):
     """JupyterLab opened at a README Binder urlpath shows that edition's first page, as on Binder
     (the English page offers the switch to Spanish, the Spanish one the switch back)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     urlpath = binder_urlpaths()[index]
     lab.page.goto(f"{lab.server.base}/{urlpath}?reset&token={lab.server.token}")
     name = Path(first_page()).name
     lab.page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{name}")').wait_for(timeout=60000)
-    page = lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown").first
-    page.wait_for()
-    assert switch in lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden)").first.inner_text(), (
-        f"{urlpath} does not show the page with {switch!r}")
+    # Waited for, not read once: on a loaded machine JupyterLab may still be rendering the page.
+    shown = lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown", has_text=switch)
+    try:
+        shown.first.wait_for(timeout=60000)
+    except PlaywrightTimeout:
+        text = lab.page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden)").first.inner_text()
+        pytest.fail(f"{urlpath} does not show the page with {switch!r} within 60 s; it shows:\n{text[:500]}")
     lab.shot("binder-urlpath")
     lab.assert_clean()
