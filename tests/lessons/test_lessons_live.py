@@ -18,10 +18,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from autograder.course import ROOT
 from toolfaults.anthropic_offline import error_response, text_response
+from toolfaults.progress import execute_notebook
 from toolfaults.standin import REDACTED, AnthropicStandIn
 
 COURSE = ROOT / "course"
@@ -66,7 +66,7 @@ def test_lesson_runs_live_against_the_stand_in(path: Path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)
     with AnthropicStandIn([like_the_api] * 200) as api, api.live_environment(api_key=KEY):
-        NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}).execute()
+        execute_notebook(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}})
     texts, unexpected = [], []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
