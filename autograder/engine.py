@@ -158,6 +158,12 @@ class Course:
     def notebook_names(self, assignment: str) -> list[str]:
         return sorted(p.stem for p in (self.source / assignment).glob("*.ipynb"))
 
+    def code_size(self, assignment: str) -> int:
+        """Characters of code in the assignment's source notebooks, hidden tests included: what the
+        grading loop uses to guess which submissions take longest (see :func:`autograder.pool.longest_first`)."""
+        return sum(len(cell.source) for name in self.notebook_names(assignment)
+                   for cell in self.solution(assignment, name).cells if cell.cell_type == "code")
+
     def submitted(self, assignment: str, student: str) -> Path:
         """The student's submission folder (what they handed in)."""
         return self.submissions / student / assignment

@@ -118,15 +118,36 @@ def task_time_limit(course: Course) -> float:
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print, scheduler: str | None = None) -> list[SubmissionResult]:
+        log=print, scheduler: str | None = None, timings: dict[str, float] | None = None) -> list[SubmissionResult]:
     """Generate, grade (:func:`autograder.pool.grade_tasks`), export, write feedback and the report.
 
-    Returns the results.
+    With a LocalCluster, the cluster starts before the assignments are generated and shuts
+    down while grades, feedback and the report are written, so that neither waits for the
+    other (:class:`autograder.cluster.StartingCluster`). Returns the results; ``timings``, when
+    given, gets the seconds of each step (``generate``, ``grade``, ``write``, and with a
+    LocalCluster ``cluster_up``, from its start, and ``cluster_close``). ``--verbose`` logs them.
     """
+    from contextlib import nullcontext
+
+    from .cluster import StartingCluster
+
+    timings = {} if timings is None else timings
+    with StartingCluster(workers) if workers > 1 and scheduler is None else nullcontext() as cluster:
+        results = _run(course, tasks, workers, out, feedback_dir, log, scheduler, cluster, timings)
+    if cluster is not None:
+        timings.update(cluster_up=cluster.up_after or 0.0, cluster_close=cluster.closed_after or 0.0)
+    logger.debug("Seconds: %s.", ", ".join(f"{step} {seconds:.1f}" for step, seconds in timings.items()))
+    return results
+
+
+def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path, log,
+         scheduler: str | None, cluster, timings: dict[str, float]) -> list[SubmissionResult]:
     from . import feedback, report
 
+    began = time.perf_counter()
     for assignment in sorted({t.assignment for t in tasks}):
         course.generate(assignment)
+    timings["generate"] = time.perf_counter() - began
 
     width = max((len(t.student) for t in tasks), default=8)
 
@@ -138,8 +159,10 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
 
     started = time.perf_counter()
     results = grade_tasks(course, tasks, workers, scheduler=scheduler, time_limit=task_time_limit(course),
-                          on_result=progress)
-    elapsed = time.perf_counter() - started
+                          on_result=progress, cluster=cluster)
+    elapsed = timings["grade"] = time.perf_counter() - started
+    if cluster is not None:
+        cluster.close(wait=False)  # while the outputs are written; run() waits for it
 
     table = gbook.scores(course.db_url, course.course_id)
     reports = out / "reports"
@@ -155,6 +178,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
         feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
     report.save_results(class_results, reports / "results.json")
     page = report.render(class_results, reports)
+    timings["write"] = time.perf_counter() - started - elapsed
 
     parallel = scheduler is not None or workers > 1
     here = [r for r in results if REGRADED in r.kinds()]

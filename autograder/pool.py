@@ -38,7 +38,7 @@ from .engine import Course
 from .results import SubmissionResult
 from .worker import Graded, GraderPlugin, Task, grade_task
 
-__all__ = ["REGRADED", "Task", "default_workers", "grade_tasks", "interleave"]
+__all__ = ["REGRADED", "Task", "default_workers", "grade_tasks", "longest_first"]
 
 log = logging.getLogger(__name__)
 REGRADED = "regraded"  # the problem kind of a submission graded here after its worker failed
@@ -55,7 +55,7 @@ def default_workers() -> int:
 def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = None, *,
                 scheduler: str | None = None, time_limit: float | None = None,
                 on_result: Callable[[SubmissionResult, int, int], None] | None = None,
-                client=None) -> list[SubmissionResult]:
+                client=None, cluster=None) -> list[SubmissionResult]:
     """Grade ``tasks`` and record every grade in the course's gradebook; the results by assignment and student.
 
     Args:
@@ -66,6 +66,8 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
         time_limit: wall-clock seconds per task, enforced on the worker.
         on_result: called with ``(result, done, total)`` as each submission is graded.
         client: an existing ``distributed.Client`` to use (tests).
+        cluster: a :class:`~autograder.cluster.StartingCluster` the caller started earlier
+            (and closes): the grade command starts it before it generates the assignments.
 
     Raises:
         ValueError: a running cluster with a SQLite gradebook (several machines cannot share it).
@@ -79,7 +81,7 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
             on_result(result, len(results), len(tasks))
 
     workers = min(workers or default_workers(), max(1, len(tasks)))
-    if workers <= 1 and scheduler is None and client is None:
+    if workers <= 1 and scheduler is None and client is None and cluster is None:
         for task in tasks:
             record(course.autograde(task.assignment, task.student))
         return sorted(results, key=lambda r: (r.assignment, r.student))
@@ -121,9 +123,9 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                            text_es="un proceso de corrección falló; esta entrega se volvió a corregir aparte")
                 record(result)
 
-            run_on_dask([(plugin.name, t) for t in interleave(tasks)], grade_task, address=scheduler,
+            run_on_dask([(plugin.name, t) for t in longest_first(tasks, course.code_size)], grade_task, address=scheduler,
                         n_workers=workers, time_limit=time_limit, on_outcome=arrived, client=client,
-                        plugin=plugin)
+                        plugin=plugin, cluster=cluster)
         for reason, count in failures.most_common():
             log.warning("%d grading task%s failed %s: %s; %s graded again here, one at a time.", count,
                         "s" if count != 1 else "", where, reason, "they were" if count != 1 else "it was")
@@ -132,15 +134,14 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
     return sorted(results, key=lambda r: (r.assignment, r.student))
 
 
-def interleave(tasks: list[Task]) -> list[Task]:
-    """Spread each assignment's tasks through the queue (similar notebooks take similar time)."""
-    by_assignment: dict[str, list[Task]] = {}
-    for task in tasks:
-        by_assignment.setdefault(task.assignment, []).append(task)
-    queues = list(by_assignment.values())
-    out: list[Task] = []
-    while any(queues):
-        for queue in queues:
-            if queue:
-                out.append(queue.pop(0))
-    return out
+def longest_first(tasks: Iterable[Task], size: Callable[[str], int]) -> list[Task]:
+    """The order to hand the tasks out in: the assignments with the most code (``size``) first.
+
+    At the end of a run, a worker with nothing left waits for the others' last tasks; the
+    shorter those are, the less it waits (longest processing time first). How long a
+    submission takes is not known before it runs; its assignment's code, hidden tests
+    included, is the guess: on the sample class, 07 (99,000 characters) takes about 5 s a
+    submission and 06 (21,000) about 3 s. Within an assignment, students in name order.
+    """
+    sizes: dict[str, int] = {}
+    return sorted(tasks, key=lambda t: (-sizes.setdefault(t.assignment, size(t.assignment)), t.assignment, t.student))

@@ -144,3 +144,41 @@ def test_a_process_started_after_the_time_limit_is_stopped_too(scheduler):
     [outcome] = run_on_dask([600], tasks.run_forever_late, address=scheduler, time_limit=1)
     assert outcome.timed_out and outcome.ok
     assert outcome.value == "child ended with -9"
+
+
+def test_a_starting_cluster_comes_up_in_the_background_and_shuts_down_without_a_trace():
+    """What `make grade` starts before it generates the assignments: its workers run tasks, have no profiler
+    (there is no dashboard to show it), and are gone once it has shut down in the background."""
+    import dask
+    import psutil
+
+    from autograder.cluster import StartingCluster
+
+    with StartingCluster(2) as cluster:
+        client = cluster.client()
+        outcomes = run_on_dask([1, 2, -1], tasks.whoami, cluster=cluster)
+        assert outcomes[0].ok and outcomes[0].value[0] == 1 and "bad task -1" in outcomes[2].error
+        pids = client.run(os.getpid)
+        assert {o.value[1] for o in outcomes if o.ok} <= set(pids.values())
+        assert len(pids) == 2 and os.getpid() not in pids.values()
+        assert set(client.run(dask.config.get, "distributed.worker.profile.enabled").values()) == {False}
+        assert cluster.up_after is not None and cluster.up_after > 0
+        cluster.close(wait=False)  # returns while it shuts down ...
+        cluster.join()  # ... and this waits
+        assert cluster.closed_after is not None
+    assert not [pid for pid in pids.values() if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE], pids
+
+
+def test_a_cluster_that_cannot_start_says_why_when_asked_for_it(monkeypatch):
+    """The error that stopped the cluster reaches the code that waits for it; shutting it down is then a no-op."""
+    import autograder.cluster as cluster_module
+
+    def broken(n_workers=None):
+        raise OSError("no room for a worker")
+
+    monkeypatch.setattr(cluster_module, "local_cluster", broken)
+    with cluster_module.StartingCluster(2) as cluster:
+        with pytest.raises(OSError, match="no room for a worker"):
+            cluster.client()
+    assert cluster.closed_after is None

@@ -17,8 +17,9 @@ import os
 import pytest
 
 from autograder import gradebook as gbook
+from autograder.bench import interleave
 from autograder.engine import Course
-from autograder.pool import Task, grade_tasks, interleave
+from autograder.pool import Task, grade_tasks, longest_first
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, submissions, submit_all
 
 pytestmark = pytest.mark.slow
@@ -97,9 +98,36 @@ def test_the_workers_graded_and_progress_was_reported_once_each(both):
     assert {r.worker for r in both["sequential"]["results"]} == {os.getpid()}
 
 
-def test_interleave_spreads_assignments():
+def test_the_benchmark_sample_spreads_assignments():
     tasks = [Task("a", s) for s in "xyz"] + [Task("b", s) for s in "xy"]
     assert interleave(tasks) == [Task("a", "x"), Task("b", "x"), Task("a", "y"), Task("b", "y"), Task("a", "z")]
+
+
+def test_the_assignments_with_the_most_code_are_handed_out_first():
+    """Longest first, so that the last tasks of a run, which a worker with nothing left waits for, are short."""
+    tasks = [Task("short", s) for s in "yx"] + [Task("long", s) for s in "zx"] + [Task("mid", "x")]
+    size = {"short": 21_000, "mid": 44_000, "long": 99_000}.__getitem__
+    assert longest_first(tasks, size) == [Task("long", "x"), Task("long", "z"), Task("mid", "x"),
+                                          Task("short", "x"), Task("short", "y")]
+
+
+def test_the_course_measures_an_assignments_code_hidden_tests_included(tmp_path):
+    import shutil
+
+    import nbformat
+
+    shutil.copytree(SOURCE, tmp_path / "source")  # changed below
+    course = Course.scratch(tmp_path / "course", tmp_path / "source", config=SETTINGS)
+    source = course.solution(ASSIGNMENT)
+    code = [cell.source for cell in source.cells if cell.cell_type == "code"]
+    assert course.code_size(ASSIGNMENT) == sum(map(len, code))
+    hidden = [c for c in code if "### BEGIN HIDDEN TESTS" in c]
+    assert hidden, "the toy assignment has hidden tests"
+    # One more character of code, anywhere in a code cell (here in a hidden test), counts.
+    cell = next(c for c in source.cells if "### BEGIN HIDDEN TESTS" in c.source)
+    cell.source += "\n"
+    nbformat.write(source, course.source / ASSIGNMENT / f"{course.notebook_names(ASSIGNMENT)[0]}.ipynb")
+    assert course.code_size(ASSIGNMENT) == sum(map(len, code)) + 1
 
 
 def test_regrading_keeps_the_graders_manual_scores(both):
