@@ -42,7 +42,9 @@ from .engine import Course
 from .results import ATTENTION, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks
 
-logger = logging.getLogger(__name__)
+# Named, not __name__: run as `python -m autograder.grade` this module is "__main__", outside the
+# "autograder" loggers that setup_logging shows (its debug lines were lost, its errors unformatted).
+logger = logging.getLogger("autograder.grade")
 CLUSTER_DID_NOT_GRADE = 3  # exit status: every task failed on the workers (graded here instead)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import html
 import json
+import re
 import subprocess
 import sys
 
@@ -40,11 +41,13 @@ def _pick(expect: str) -> str:
 def test_the_grade_command_grades_two_submissions(tmp_path):
     full, partial = _pick("full"), _pick("partial")
     cmd = [sys.executable, "-m", "autograder.grade", "--workers", "1", "--out", str(tmp_path), "--assignment", ASSIGNMENT,
-           "--student", full, "--student", partial, *SAMPLE_CLASS_LIMITS]
+           "--student", full, "--student", partial, "--verbose", *SAMPLE_CLASS_LIMITS]
     if not sandbox_available():
         cmd.append("--unsandboxed")
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=280)
     assert run.returncode == 0, f"the grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    # --verbose: the command's own debug lines reach stderr, with where its time went
+    assert re.search(r"^Seconds: generate [\d.]+, grade [\d.]+, write [\d.]+\.$", run.stderr, re.M), run.stderr[-3000:]
 
     results = {r["student"]: r for r in json.loads((tmp_path / "reports" / "results.json").read_text())}
     assert sorted(results) == sorted([full, partial]), results.keys()
