@@ -5,8 +5,9 @@ Everything here reads notebooks (``nbformat``), never runs or grades them:
 - :func:`describe_test` / :func:`test_descriptions`: what each test cell checks (the
   first line of its docstring) and its points, from the assignment's source;
 - :func:`hidden_lines` / :func:`hidden_code`: the lines between the hidden-test markers;
-- :func:`redact`: a message with every hidden test line removed and its length capped,
-  so no feedback ever shows hidden test source;
+- :func:`redact`: a message with every hidden test line removed, the grading machine's
+  library paths shortened and its length capped, so no feedback ever shows hidden test
+  source or where the grader's Python lives;
 - :func:`grade_id`, :func:`is_test`, :func:`replace_answer`: small helpers on cells.
 """
 
@@ -24,6 +25,11 @@ from .course import SOLUTIONS
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 MAX_MESSAGE = 1000
+# Where a library file lives on the grading machine, up to the library's own folder:
+# "/srv/grader/.venv/lib/python3.11/site-packages/" before "langchain_core/tools/base.py", or
+# "/usr/lib/python3.11/" before "asyncio/tasks.py". A traceback a learner's code returns quotes
+# such paths; the feedback keeps the part that means something to the learner.
+LIBRARY_PATH = re.compile(r"""(?:/[^/\s"'<>]+)+?/(?:lib/python3\.\d+/(?:site|dist)-packages|(?:site|dist)-packages|lib/python3\.\d+)/""")
 
 
 def describe_test(source: str) -> str:
@@ -91,11 +97,11 @@ def hidden_code(assignment: str, source: Path = SOLUTIONS) -> tuple[str, ...]:
 
 
 def redact(message: str, hidden: tuple[str, ...]) -> str:
-    """``message`` with any hidden test line removed and its length capped."""
+    """``message`` with any hidden test line removed, library paths shortened and its length capped."""
     for line in hidden:
         if line in message:
             message = message.replace(line, "[hidden test]")
-    message = message.strip()
+    message = LIBRARY_PATH.sub("", message).strip()
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + " ..."
     return message
