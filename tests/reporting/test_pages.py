@@ -30,7 +30,7 @@ HERE = Path(__file__).parent
 RESULTS = HERE / "fixtures" / "results.json"
 EXPECTED = HERE / "expected"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-IMAGE = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
+IMAGE = re.compile(r"data:image/svg\+xml;base64,[A-Za-z0-9+/=]+")
 
 
 def _golden(actual: str, path: Path) -> None:
@@ -67,9 +67,21 @@ def feedback_dir(results, tmp_path_factory) -> Path:
 def test_the_class_report_matches_its_golden_file(report_dir):
     page = (report_dir / "class_report.html").read_text()
     assert len(IMAGE.findall(page)) == 5, "scores, one figure per assignment (3, one of them Spanish), overview"
-    _golden(IMAGE.sub("data:image/png;base64,...", page), EXPECTED / "class_report.html")
-    for png in ("scores.png", "overview.png", "tests_04_validate_then_execute.png", "tests_05_retry_with_backoff.png"):
-        assert (report_dir / png).read_bytes().startswith(b"\x89PNG"), png
+    _golden(IMAGE.sub("data:image/svg+xml;base64,...", page), EXPECTED / "class_report.html")
+    for name in ("scores.svg", "overview.svg", "tests_04_validate_then_execute.svg", "tests_05_retry_with_backoff.svg"):
+        svg = (report_dir / name).read_text()
+        assert svg.startswith("<?xml") and "<svg" in svg, name
+        assert "<script" not in svg, name
+
+
+def test_figures_keep_their_text_as_text_and_are_the_same_for_the_same_results(results, tmp_path):
+    """The report's SVG figures hold their labels as text, and the same results draw the same bytes."""
+    first, second = report.render(results, tmp_path / "a").parent, report.render(results, tmp_path / "b").parent
+    overview = (first / "overview.svg").read_text()
+    for student in {r.student for r in results}:
+        assert f">{html.escape(student, quote=False)}</text>" in overview, student
+    for name in ("scores.svg", "overview.svg", "tests_04_validate_then_execute.svg"):
+        assert (first / name).read_bytes() == (second / name).read_bytes(), f"{name} differs between two renderings"
 
 
 def test_every_feedback_page_matches_its_golden_file(results, feedback_dir):
@@ -204,7 +216,7 @@ def test_the_report_is_rebuilt_from_saved_results(results, tmp_path, capsys, mon
     assert report.main([str(saved), str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "class_report.html").read_text()
     assert IMAGE.sub("", page) == IMAGE.sub("", (EXPECTED / "class_report.html").read_text().replace(
-        "data:image/png;base64,...", ""))
+        "data:image/svg+xml;base64,...", ""))
     assert "Class report:" in capsys.readouterr().out
 
 

@@ -65,4 +65,4 @@ def test_the_grade_command_grades_two_submissions(tmp_path):
         text = html.unescape(page.read_text())
         assert f"{results[student]['score']:g} / {top:g}" in text, student
     report = (tmp_path / "reports" / "class_report.html").read_text()
-    assert "What the class got wrong" in report and report.count("data:image/png;base64,") == 3
+    assert "What the class got wrong" in report and report.count("data:image/svg+xml;base64,") == 3
