@@ -10,6 +10,9 @@ After nbgrader's autograde, this module runs the notebook once more, outside IPy
 
 - the submission's own cells, as nbgrader ran them (from the autograded copy), and the
   assignment's test cells, visible and hidden, **from the source notebook**, in order;
+  but not what the kernel gave up on (cells it did not run, tests it stopped at their
+  time limit: :func:`kernel_gave_up`), whose tests already score zero, so that an
+  endless loop costs its time limit once, not twice;
 - in one plain ``python -I`` process (``autograder/cleanroom_runner.py``), inside the
   same bubblewrap sandbox and limits as the kernel (:func:`autograder.sandbox.sandbox_command`),
   with the same time limits per cell and per notebook. Input and AST transformers,
@@ -115,6 +118,23 @@ def python_source(source: str) -> str:
         return source
 
 
+def kernel_gave_up(cell: Any) -> bool:
+    """Whether the kernel could not finish ``cell``: it did not run it, or it stopped this test at its time limit.
+
+    A cell is not run after the notebook's time limit, a dead kernel or a cell that kept
+    running after it was interrupted (:class:`autograder.preprocessors.GuardedExecute`).
+    The tests of such cells score zero in the kernel, and the clean room can only lower a
+    score, so running them again would only spend the same time limit a second time (an
+    endless loop cost twice its limit). A test's own cell runs in a copy of the namespace,
+    so the cells after a skipped test run as before. An *answer* cell stopped at its time
+    limit is run again: what it defined before the loop counts for the later tests.
+    """
+    from .preprocessors import CELL_TIMEOUT, NOT_RUN
+
+    errors = {out.get("ename") for out in cell.get("outputs", []) if out.get("output_type") == "error"}
+    return NOT_RUN in errors or (CELL_TIMEOUT in errors and _kind(cell) == "test")
+
+
 def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[dict[str, str]]:
     """The cells the clean room runs, in the graded notebook's order.
 
@@ -123,14 +143,15 @@ def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[d
         source: the assignment's source notebook (test cells with their hidden tests).
 
     Returns:
-        ``[{"kind", "id", "source"}]``: every code cell; a test cell's source is taken from
-        ``source`` by its grade id, never from the submission.
+        ``[{"kind", "id", "source"}]``: every code cell but those the kernel gave up on
+        (:func:`kernel_gave_up`; their tests keep the kernel's zero); a test cell's source
+        is taken from ``source`` by its grade id, never from the submission.
     """
     tests = {_nbgrader(c)["grade_id"]: c.source for c in source.cells
              if c.cell_type == "code" and _kind(c) == "test"}
     cells = []
     for cell in graded.cells:
-        if cell.cell_type != "code" or not cell.source.strip():
+        if cell.cell_type != "code" or not cell.source.strip() or kernel_gave_up(cell):
             continue
         kind, gid = _kind(cell), _nbgrader(cell).get("grade_id", "")
         if kind == "test":

@@ -96,6 +96,20 @@ def test_endless_loop_in_the_answer(batch):
     assert any("did not finish within" in t.message or "not run" in t.message for t in result(batch, "loop").tests)
 
 
+@pytest.mark.parametrize("student", ["loop", "stuck"])
+def test_a_loop_costs_its_time_limit_once(batch, student):
+    """The clean room does not run again what the kernel gave up on (a test stopped at its limit, cells not run).
+
+    Before, the clean run met the same endless loop and ran out of the same notebook time limit
+    (`cleanroom_unfinished`): a looping submission held its worker for twice its limit.
+    """
+    from autograder.cleanroom import UNFINISHED
+
+    r = result(batch, student)
+    assert UNFINISHED not in r.kinds(), [p.text for p in r.problems if p.kind == UNFINISHED]
+    assert any(p.kind in ("timeout", "stuck_kernel") for p in r.problems)  # the kernel's own report stays
+
+
 def test_endless_retry_loop_that_swallows_the_interrupt(batch):
     """A retry loop whose sleep does nothing and whose bare except eats KeyboardInterrupt: stopped, reported."""
     r = result(batch, "stuck")

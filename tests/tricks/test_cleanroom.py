@@ -156,3 +156,30 @@ def test_a_setting_made_by_a_read_only_cell_is_kept_and_one_made_by_the_answer_i
     done = run(trick, TEST, test, tmp_path=tmp_path, setup=setup)
     assert done.tests["test_1"].passed, done.tests["test_1"].message
     assert any("toolfaults.language._current was replaced" in c for c in done.changed), done.changed
+
+
+def test_the_plan_leaves_out_what_the_kernel_gave_up_on():
+    """Cells the kernel did not run and tests it stopped at their time limit are not run again; an answer
+    cell stopped at its limit is (what it defined before the loop counts for the tests after it)."""
+    from autograder.preprocessors import CELL_TIMEOUT, NOT_RUN
+
+    def cell(kind, gid, source, error=None):
+        meta = {"answer": {"solution": True, "grade": False}, "test": {"grade": True, "solution": False, "points": 1},
+                "locked": {"locked": True}}[kind]
+        c = nbformat.v4.new_code_cell(source, metadata={"nbgrader": {**meta, "grade_id": gid}})
+        if error:
+            c.outputs = [nbformat.v4.new_output("error", ename=error, evalue="", traceback=[])]
+        return c
+
+    graded = nbformat.v4.new_notebook(cells=[
+        cell("locked", "setup", "x = 1"),
+        cell("answer", "slow_answer", "def f():\n    return 1\nwhile True:\n    pass", CELL_TIMEOUT),
+        cell("test", "t_ok", "assert f() == 1"),
+        cell("test", "t_loops", "assert g() == 1", CELL_TIMEOUT),
+        cell("test", "t_after", "assert f() == 1"),
+        cell("answer", "late_answer", "def g():\n    return 1", NOT_RUN),
+        cell("test", "t_not_run", "assert g() == 1", NOT_RUN),
+    ])
+    source = nbformat.v4.new_notebook(cells=[c for c in graded.cells if c.metadata["nbgrader"].get("grade")])
+    planned = [c["id"] for c in cleanroom.plan(graded, source)]
+    assert planned == ["setup", "slow_answer", "t_ok", "t_after"]
