@@ -100,8 +100,10 @@ def test_endless_loop_in_the_answer(batch):
 def test_a_loop_costs_its_time_limit_once(batch, student):
     """The clean room does not run again what the kernel gave up on (a test stopped at its limit, cells not run).
 
-    Before, the clean run met the same endless loop and ran out of the same notebook time limit
-    (`cleanroom_unfinished`): a looping submission held its worker for twice its limit.
+    Before, the clean run met the same loops again and spent the same limits: "loop" each looping
+    test's cell limit, and "stuck", whose loop ignores the interrupt, the clean run's whole limit
+    (it was stopped, `cleanroom_unfinished`). Which cells the plan leaves out:
+    tests/tricks/test_cleanroom.py.
     """
     from autograder.cleanroom import UNFINISHED
 
