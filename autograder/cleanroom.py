@@ -11,8 +11,8 @@ After nbgrader's autograde, this module runs the notebook once more, outside IPy
 - the submission's own cells, as nbgrader ran them (from the autograded copy), and the
   assignment's test cells, visible and hidden, **from the source notebook**, in order;
   but not what the kernel gave up on (cells it did not run, tests it stopped at their
-  time limit: :func:`kernel_gave_up`), whose tests already score zero, so that an
-  endless loop costs its time limit once, not twice;
+  time limit, a cell stopped at its limit with nothing run after it: :func:`kernel_gave_up`),
+  whose tests already score zero, so that an endless loop costs its time limit once, not twice;
 - in one plain ``python -I`` process (``autograder/cleanroom_runner.py``), inside the
   same bubblewrap sandbox and limits as the kernel (:func:`autograder.sandbox.sandbox_command`),
   with the same time limits per cell and per notebook. Input and AST transformers,
@@ -118,21 +118,35 @@ def python_source(source: str) -> str:
         return source
 
 
-def kernel_gave_up(cell: Any) -> bool:
-    """Whether the kernel could not finish ``cell``: it did not run it, or it stopped this test at its time limit.
+def kernel_gave_up(graded: nbformat.NotebookNode) -> set[int]:
+    """The indexes of the cells the kernel gave up on, which the clean room does not run again.
 
-    A cell is not run after the notebook's time limit, a dead kernel or a cell that kept
-    running after it was interrupted (:class:`autograder.preprocessors.GuardedExecute`).
-    The tests of such cells score zero in the kernel, and the clean room can only lower a
-    score, so running them again would only spend the same time limit a second time (an
-    endless loop cost twice its limit). A test's own cell runs in a copy of the namespace,
-    so the cells after a skipped test run as before. An *answer* cell stopped at its time
-    limit is run again: what it defined before the loop counts for the later tests.
+    - every cell the kernel did not run (after the notebook's time limit, a dead kernel, or
+      a cell that kept running after it was interrupted: :class:`autograder.preprocessors.GuardedExecute`);
+    - every test the kernel stopped at its time limit;
+    - any other cell stopped at its time limit when nothing the clean room runs comes after it.
+
+    Their tests score zero in the kernel, and the clean room can only lower a score, so
+    running them again would only spend the same time limits a second time (an endless
+    loop cost twice its limit). A test cell runs in its own copy of the namespace, so the
+    cells after a skipped test run as before; an answer or setup cell stopped at its
+    limit, with cells after it, is run again: what it defined before the loop counts for
+    the tests after it.
     """
     from .preprocessors import CELL_TIMEOUT, NOT_RUN
 
-    errors = {out.get("ename") for out in cell.get("outputs", []) if out.get("output_type") == "error"}
-    return NOT_RUN in errors or (CELL_TIMEOUT in errors and _kind(cell) == "test")
+    skipped: set[int] = set()
+    kept_after = False
+    for index in reversed(range(len(graded.cells))):
+        cell = graded.cells[index]
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        errors = {out.get("ename") for out in cell.get("outputs", []) if out.get("output_type") == "error"}
+        if NOT_RUN in errors or (CELL_TIMEOUT in errors and (_kind(cell) == "test" or not kept_after)):
+            skipped.add(index)
+        else:
+            kept_after = True
+    return skipped
 
 
 def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[dict[str, str]]:
@@ -150,8 +164,9 @@ def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[d
     tests = {_nbgrader(c)["grade_id"]: c.source for c in source.cells
              if c.cell_type == "code" and _kind(c) == "test"}
     cells = []
-    for cell in graded.cells:
-        if cell.cell_type != "code" or not cell.source.strip() or kernel_gave_up(cell):
+    gave_up = kernel_gave_up(graded)
+    for index, cell in enumerate(graded.cells):
+        if cell.cell_type != "code" or not cell.source.strip() or index in gave_up:
             continue
         kind, gid = _kind(cell), _nbgrader(cell).get("grade_id", "")
         if kind == "test":

@@ -6,7 +6,7 @@ Everything here reads notebooks (``nbformat``), never runs or grades them:
   first line of its docstring) and its points, from the assignment's source;
 - :func:`hidden_lines` / :func:`hidden_code`: the lines between the hidden-test markers;
 - :func:`redact`: a message with every hidden test line removed, the grading machine's
-  library paths shortened and its length capped, so no feedback ever shows hidden test
+  library paths and folders shortened and its length capped, so no feedback ever shows hidden test
   source or where the grader's Python lives;
 - :func:`grade_id`, :func:`is_test`, :func:`replace_answer`: small helpers on cells.
 """
@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 import nbformat
 
-from .course import SOLUTIONS
+from .course import ROOT, SOLUTIONS
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 MAX_MESSAGE = 1000
@@ -30,6 +32,11 @@ MAX_MESSAGE = 1000
 # "/usr/lib/python3.11/" before "asyncio/tasks.py". A traceback a learner's code returns quotes
 # such paths; the feedback keeps the part that means something to the learner.
 LIBRARY_PATH = re.compile(r"""(?:/[^/\s"'<>]+)+?/(?:lib/python3\.\d+/(?:site|dist)-packages|(?:site|dist)-packages|lib/python3\.\d+)/""")
+# What is left of the grading machine's own folders (a quote the test cut mid-path, a path
+# outside the libraries): its Python's prefixes and the course's folder, each shown as "…".
+MACHINE_FOLDERS = tuple(sorted({folder for path in (sys.prefix, sys.base_prefix, sys.exec_prefix, str(ROOT))
+                                for folder in (path, os.path.realpath(path)) if len(folder) > 4},
+                               key=len, reverse=True))
 
 
 def describe_test(source: str) -> str:
@@ -101,7 +108,10 @@ def redact(message: str, hidden: tuple[str, ...]) -> str:
     for line in hidden:
         if line in message:
             message = message.replace(line, "[hidden test]")
-    message = LIBRARY_PATH.sub("", message).strip()
+    message = LIBRARY_PATH.sub("", message)
+    for folder in MACHINE_FOLDERS:
+        message = message.replace(folder, "…")
+    message = message.strip()
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + " ..."
     return message

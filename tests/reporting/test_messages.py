@@ -37,6 +37,18 @@ def test_the_grading_machines_library_paths_are_shortened(quoted, shown):
         f"The tool returned: {shown}. Return a short message."
 
 
+def test_what_is_left_of_the_grading_machines_folders_is_hidden():
+    """A quote the test cut mid-path, or a path outside the libraries: the machine's folders become "…"."""
+    import sys
+
+    from autograder.course import ROOT
+
+    cut = f'File "{sys.prefix}/lib/python3.1'
+    assert redact(f"leaks a traceback: {cut}'. Send a short sentence.", ()) == \
+        "leaks a traceback: File \"…/lib/python3.1'. Send a short sentence."
+    assert redact(f"could not open {ROOT}/autograder/submitted/ana", ()) == "could not open …/autograder/submitted/ana"
+
+
 def test_other_paths_and_words_are_left_as_they_are():
     message = "Read /home/ana/notes.txt and data/lib/python3.11.csv; 3/4 of the calls failed"
     assert redact(message, ()) == message

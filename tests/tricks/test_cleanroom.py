@@ -159,8 +159,9 @@ def test_a_setting_made_by_a_read_only_cell_is_kept_and_one_made_by_the_answer_i
 
 
 def test_the_plan_leaves_out_what_the_kernel_gave_up_on():
-    """Cells the kernel did not run and tests it stopped at their time limit are not run again; an answer
-    cell stopped at its limit is (what it defined before the loop counts for the tests after it)."""
+    """Cells the kernel did not run and tests it stopped at their time limit are not run again, nor is any
+    cell stopped at its limit with nothing run after it; an answer or setup cell stopped at its limit with
+    tests after it is (what it defined before the loop counts for them)."""
     from autograder.preprocessors import CELL_TIMEOUT, NOT_RUN
 
     def cell(kind, gid, source, error=None):
@@ -171,15 +172,33 @@ def test_the_plan_leaves_out_what_the_kernel_gave_up_on():
             c.outputs = [nbformat.v4.new_output("error", ename=error, evalue="", traceback=[])]
         return c
 
-    graded = nbformat.v4.new_notebook(cells=[
+    def planned(*cells):
+        graded = nbformat.v4.new_notebook(cells=list(cells))
+        source = nbformat.v4.new_notebook(cells=[c for c in cells if c.metadata["nbgrader"].get("grade")])
+        return [c["id"] for c in cleanroom.plan(graded, source)]
+
+    # the interrupt stopped each loop; the notebook's time limit ended the rest
+    assert planned(
         cell("locked", "setup", "x = 1"),
         cell("answer", "slow_answer", "def f():\n    return 1\nwhile True:\n    pass", CELL_TIMEOUT),
+        cell("locked", "slow_demo", "for _ in range(3):\n    f()\nwhile True:\n    pass", CELL_TIMEOUT),
         cell("test", "t_ok", "assert f() == 1"),
         cell("test", "t_loops", "assert g() == 1", CELL_TIMEOUT),
         cell("test", "t_after", "assert f() == 1"),
         cell("answer", "late_answer", "def g():\n    return 1", NOT_RUN),
         cell("test", "t_not_run", "assert g() == 1", NOT_RUN),
-    ])
-    source = nbformat.v4.new_notebook(cells=[c for c in graded.cells if c.metadata["nbgrader"].get("grade")])
-    planned = [c["id"] for c in cleanroom.plan(graded, source)]
-    assert planned == ["setup", "slow_answer", "t_ok", "t_after"]
+    ) == ["setup", "slow_answer", "slow_demo", "t_ok", "t_after"]
+    # a demo that ignored the interrupt: the kernel ran nothing after it, nor does the clean room
+    assert planned(
+        cell("answer", "answer", "def f():\n    return 1"),
+        cell("test", "t_ok", "assert f() == 1"),
+        cell("locked", "stuck_demo", "while True:\n    try:\n        f()\n    except:\n        pass", CELL_TIMEOUT),
+        cell("test", "t_not_run", "assert f() == 1", NOT_RUN),
+    ) == ["answer", "t_ok"]
+    # a demo stopped at its limit, then only a test stopped at its limit: nothing the clean room runs follows it
+    assert planned(
+        cell("answer", "answer", "def f():\n    return 1"),
+        cell("locked", "slow_demo", "while True:\n    f()", CELL_TIMEOUT),
+        cell("test", "t_loops", "assert f() == 1", CELL_TIMEOUT),
+        cell("test", "t_not_run", "assert f() == 1", NOT_RUN),
+    ) == ["answer"]
