@@ -51,10 +51,8 @@ SVG = {"svg.fonttype": "none", "svg.hashsalt": "class-report"}
 
 def _svg(fig, path: Path) -> str:
     """Save ``fig`` as SVG to ``path`` and return it base64-encoded for embedding."""
-    import matplotlib
-
     buf = io.BytesIO()
-    with matplotlib.rc_context(SVG):
+    with _plt().rc_context(SVG):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     data = buf.getvalue()
     path.write_bytes(data)

@@ -104,7 +104,8 @@ def hidden_code(assignment: str, source: Path = SOLUTIONS) -> tuple[str, ...]:
 
 
 def redact(message: str, hidden: tuple[str, ...]) -> str:
-    """``message`` with any hidden test line removed, library paths shortened and its length capped."""
+    """``message`` with any hidden test line removed, library paths shortened, the grading machine's folders
+    replaced by "…" and its length capped."""
     for line in hidden:
         if line in message:
             message = message.replace(line, "[hidden test]")
