@@ -159,17 +159,20 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
         log(f"[{done:>3}/{total}] {result.student:<{width}} {result.assignment:<28} "
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
+    reports = out / "reports"
+    # A partial run (--student, --assignment) updates the class's results, it does not replace them;
+    # the earlier run's seconds say which submissions to hand out first.
+    earlier = {(r.student, r.assignment): r for r in _previous(reports / "results.json")}
     started = time.perf_counter()
     results = grade_tasks(course, tasks, workers, scheduler=scheduler, time_limit=task_time_limit(course),
-                          on_result=progress, cluster=cluster)
+                          on_result=progress, cluster=cluster,
+                          seconds={key: r.seconds for key, r in earlier.items()})
     elapsed = timings["grade"] = time.perf_counter() - started
     if cluster is not None:
         cluster.close(wait=False)  # while the outputs are written; run() waits for it
 
     table = gbook.scores(course.db_url, course.course_id)
-    reports = out / "reports"
-    # A partial run (--student, --assignment) updates the class's results, it does not replace them.
-    everyone = {(r.student, r.assignment): r for r in _previous(reports / "results.json")}
+    everyone = dict(earlier)
     everyone.update({(r.student, r.assignment): r for r in results})
     in_gradebook = {(row["student"], row["assignment"]) for row in table if row["submitted"]}
     class_results = [everyone[key] for key in sorted(everyone) if key in in_gradebook]

@@ -29,7 +29,7 @@ import shutil
 import tempfile
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from . import gradebook as gbook
@@ -55,7 +55,8 @@ def default_workers() -> int:
 def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = None, *,
                 scheduler: str | None = None, time_limit: float | None = None,
                 on_result: Callable[[SubmissionResult, int, int], None] | None = None,
-                client=None, cluster=None) -> list[SubmissionResult]:
+                client=None, cluster=None,
+                seconds: Mapping[tuple[str, str], float] | None = None) -> list[SubmissionResult]:
     """Grade ``tasks`` and record every grade in the course's gradebook; the results by assignment and student.
 
     Args:
@@ -68,6 +69,8 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
         client: an existing ``distributed.Client`` to use (tests).
         cluster: a :class:`~autograder.cluster.StartingCluster` the caller started earlier
             (and closes): the grade command starts it before it generates the assignments.
+        seconds: how long each ``(student, assignment)`` took in an earlier run, to hand the
+            slowest out first (:func:`longest_first`).
 
     Raises:
         ValueError: a running cluster with a SQLite gradebook (several machines cannot share it).
@@ -123,7 +126,7 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                            text_es="un proceso de corrección falló; esta entrega se volvió a corregir aparte")
                 record(result)
 
-            run_on_dask([(plugin.name, t) for t in longest_first(tasks, course.code_size)], grade_task, address=scheduler,
+            run_on_dask([(plugin.name, t) for t in longest_first(tasks, course.code_size, seconds)], grade_task, address=scheduler,
                         n_workers=workers, time_limit=time_limit, on_outcome=arrived, client=client,
                         plugin=plugin, cluster=cluster)
         for reason, count in failures.most_common():
@@ -134,15 +137,38 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
     return sorted(results, key=lambda r: (r.assignment, r.student))
 
 
-def longest_first(tasks: Iterable[Task], size: Callable[[str], int]) -> list[Task]:
-    """The order to hand the tasks out in: the assignments with the most code (``size``) first.
+def longest_first(tasks: Iterable[Task], size: Callable[[str], int],
+                  seconds: Mapping[tuple[str, str], float] | None = None) -> list[Task]:
+    """The order to hand the tasks out in: the ones expected to take longest first.
 
     At the end of a run, a worker with nothing left waits for the others' last tasks; the
     shorter those are, the less it waits (longest processing time first). How long a
-    submission takes is not known before it runs; its assignment's code, hidden tests
-    included, is the guess: on the sample class, 07 (99,000 characters) takes about 5 s a
-    submission and 06 (21,000) about 3 s. Within an assignment, students in name order.
+    submission takes is not known before it runs. The guesses, best first:
+
+    - ``seconds``, from an earlier run of the same class (``results.json``), keyed by
+      ``(student, assignment)``: a submission that looped or ran long then goes first now;
+    - for a submission not in it, the average of its assignment's submissions there;
+    - for an assignment with none there, its code, hidden tests included (``size``): on the
+      sample class, 07 (99,000 characters) takes about 5 s a submission and 06 (21,000)
+      about 3 s. These go before the others, since nothing says they are short.
+
+    Ties: assignment, then student, in name order.
     """
     tasks = list(tasks)
-    sizes = {assignment: size(assignment) for assignment in {t.assignment for t in tasks}}
-    return sorted(tasks, key=lambda t: (-sizes[t.assignment], t.assignment, t.student))
+    seconds = {key: spent for key, spent in (seconds or {}).items() if spent > 0}  # 0: not measured
+    per_assignment: dict[str, list[float]] = {}
+    for (_, assignment), spent in seconds.items():
+        per_assignment.setdefault(assignment, []).append(spent)
+    sizes = {assignment: size(assignment) for assignment in {t.assignment for t in tasks}
+             if assignment not in per_assignment}
+
+    def expected(task: Task) -> tuple[int, float]:
+        if task.assignment in sizes:
+            return 0, -sizes[task.assignment]
+        known = seconds.get((task.student, task.assignment))
+        if known is None:
+            spent = per_assignment[task.assignment]
+            known = sum(spent) / len(spent)
+        return 1, -known
+
+    return sorted(tasks, key=lambda t: (*expected(t), t.assignment, t.student))

@@ -111,6 +111,28 @@ def test_the_assignments_with_the_most_code_are_handed_out_first():
                                           Task("short", "x"), Task("short", "y")]
 
 
+def test_an_earlier_runs_seconds_hand_the_slowest_submissions_out_first():
+    """With an earlier run's seconds, a submission that looped then goes first, whatever its assignment's size.
+
+    A submission missing from that run is guessed at its assignment's average there; an assignment with no
+    seconds at all goes first, by its code (nothing says it is short); seconds of 0 (not measured) are no guess.
+    """
+    tasks = [Task(a, s) for a in ("short", "long") for s in ("ana", "bo", "cy")] + [Task("new", "ana")]
+    size = {"short": 21_000, "long": 99_000, "new": 10}.__getitem__
+    earlier = {("bo", "short"): 25.0, ("ana", "short"): 3.0, ("ana", "long"): 5.0, ("bo", "long"): 6.0,
+               ("cy", "long"): 0.0, ("gone", "long"): 1.0}
+    assert longest_first(tasks, size, earlier) == [
+        Task("new", "ana"),     # no seconds for its assignment
+        Task("short", "bo"),    # 25 s: it looped last time
+        Task("short", "cy"),    # not there: the average of short, 14 s
+        Task("long", "bo"),     # 6 s
+        Task("long", "ana"),    # 5 s
+        Task("long", "cy"),     # 0 s is not a measure: the average of long, (5 + 6 + 1) / 3 = 4 s
+        Task("short", "ana"),   # 3 s
+    ]
+    assert longest_first(tasks, size, {}) == longest_first(tasks, size)
+
+
 def test_the_course_measures_an_assignments_code_hidden_tests_included(tmp_path):
     import shutil
 
