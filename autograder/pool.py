@@ -126,9 +126,9 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                            text_es="un proceso de corrección falló; esta entrega se volvió a corregir aparte")
                 record(result)
 
-            run_on_dask([(plugin.name, t) for t in longest_first(tasks, course.code_size, seconds)], grade_task, address=scheduler,
-                        n_workers=workers, time_limit=time_limit, on_outcome=arrived, client=client,
-                        plugin=plugin, cluster=cluster)
+            ordered = longest_first(tasks, course.code_size, seconds)
+            run_on_dask([(plugin.name, t) for t in ordered], grade_task, address=scheduler, n_workers=workers,
+                        time_limit=time_limit, on_outcome=arrived, client=client, plugin=plugin, cluster=cluster)
         for reason, count in failures.most_common():
             log.warning("%d grading task%s failed %s: %s; %s graded again here, one at a time.", count,
                         "s" if count != 1 else "", where, reason, "they were" if count != 1 else "it was")
