@@ -19,18 +19,40 @@ nbgrader's ``timestamp.txt`` next to it. Around that:
 
 - the extractor checks every entry of the zip: a corrupt one, or one whose name would
   leave the folder, is set aside instead of stopping the collection;
-- the roster maps the LMS's ids to the course's student ids (by full name for Moodle,
-  whose participant ids change with each assignment);
+- the roster maps the LMS's ids to the course's student ids. Canvas's files by user id;
+  Moodle's folders by full name first, since its participant ids change with each
+  assignment: its id decides only between students of the same name, or when the name
+  is in no row of the roster (collected with a note). A folder whose name is one
+  student's and whose id is another's is set aside, naming both;
 - a file that is not a notebook, an unknown student's file, and a notebook of another
   assignment (told apart by the ids nbgrader gave its cells) are set aside, with the
-  reason, in ``collected/<assignment>/rejected/``, never dropped silently;
+  reason, in ``collected/<assignment>/rejected/<download>/``, never dropped silently;
+- the English and Spanish editions of an assignment (``05_retry_with_backoff`` and
+  ``05_retry_with_backoff_es``) have the same cell ids: the notebook's language
+  (:func:`notebook_language`) tells which edition it is. A notebook of the *other*
+  edition of the requested assignment is set aside with what to do: collect the same
+  download again with the other edition's name. It is not collected under the requested
+  one: the editions grade the same functions with the same tests and points, but their
+  read-only and test cells differ in their text, so the grader would report every test
+  of it as edited. A bilingual class that hands both editions into one LMS assignment
+  collects the download once per edition, and each notebook lands in its own;
 - when a student submitted several times, the newest file wins (the zip entry's time;
   for Canvas, the larger attachment id when the times are equal);
 - ``collected/<assignment>/manifest.json`` records, per student, where the notebook came
-  from, whether it was late, what it replaced and the LMS's name prefix (the feedback
-  upload needs it), and every file set aside. :mod:`autograder.lms.export` reads it.
+  from, whether it was late, what it replaced, the LMS's name prefix (the feedback
+  upload needs it) and a note when one was printed; and every file set aside, with its
+  copy's path (none for an entry that was corrupt or unsafe in the zip).
+  :mod:`autograder.lms.export` reads it.
+- the command exits non-zero when it collected nothing from the download, and says which
+  file names it expected when the files had neither LMS's.
 
-Collecting the same download twice gives the same files and manifest.
+Each download is kept: the zip in ``collected/<assignment>/download/<download>/`` and the
+files it set aside in ``collected/<assignment>/rejected/<download>/``, where ``<download>``
+is the zip's name and the start of its SHA-256 (:func:`download_id`). A later download
+(late submissions, the other LMS) adds its own folders and leaves the earlier ones as they
+are; in the manifest it replaces the students it holds and adds the files it set aside,
+and the earlier downloads' files set aside stay listed. Collecting the same download
+twice gives the same files and manifest.
 """
 
 from __future__ import annotations
@@ -54,8 +76,11 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets.config import Config
 
+from toolfaults.language import english_name, fold, language_of
+
 from ..course import COLLECTED, EXERCISES, SOLUTIONS, SUBMITTED, assignments
-from .roster import Roster
+from ..translations import KEY as TRANSLATION
+from .roster import Roster, Student
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +90,9 @@ CANVAS = re.compile(r"^(?:.*/)?(?P<prefix>(?P<login>[^/_]+)_(?:(?P<late>LATE)_)?
                     r"(?P<attachment_id>\d+)_)(?P<file_id>[^/]+)$")
 MOODLE = re.compile(r"^(?:.*/)?(?P<prefix>(?P<name>[^/]+)_(?P<student_id>\d+)_assignsubmission_file_?)/"
                     r"(?:.*/)?(?P<file_id>[^/]+)$")
+NAMING = ("neither Canvas's (<login>_<user id>_<attachment id>_<file>) nor Moodle's "
+          "(<Full Name>_<participant id>_assignsubmission_file_/<file>)")
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish"}
 
 
 class CollectError(RuntimeError):
@@ -87,18 +115,60 @@ def assignment_ids(solutions: Path = SOLUTIONS) -> dict[str, set[str]]:
     return ids
 
 
-def which_assignment(path: Path, known: dict[str, set[str]]) -> tuple[str | None, str]:
-    """(the assignment a notebook belongs to, or None, why) from the ids of its cells."""
+def notebook_language(notebook: dict, file_name: str = "") -> str | None:
+    """"es" or "en": the edition a notebook was made from, None when nothing tells.
+
+    The Spanish edition's cells record the English source they translate
+    (``metadata.translation``, see :mod:`autograder.translations`); each edition's first
+    code cell calls ``use_language("es")`` or ``use_language("en")``. Failing both, a file
+    name with ``_es`` before its extension (or a copy's "-1", " (1)") is Spanish.
+    """
+    cells = [c for c in notebook.get("cells", []) if isinstance(c, dict)]
+    if any(TRANSLATION in c.get("metadata", {}) for c in cells):
+        return "es"
+    for cell in cells:
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        found = re.search(r"""use_language\(\s*["'](en|es)["']""", source)
+        if cell.get("cell_type") == "code" and found:
+            return found[1]
+    return "es" if re.search(r"_es\b", Path(file_name).stem) else None
+
+
+def which_assignment(path: Path, known: dict[str, set[str]], requested: str | None = None) -> tuple[str | None, str]:
+    """(the assignment a notebook belongs to, or None, a note or why not) from the ids of its cells.
+
+    The assignments with most of the notebook's cells tie when they are the two editions
+    of one: then the edition in the notebook's language wins, and the ``requested``
+    assignment when the language does not decide.
+    """
     try:
         notebook = json.loads(Path(path).read_text(encoding="utf-8"))
-        ids = cell_ids(notebook) if isinstance(notebook, dict) else set()
+        if not isinstance(notebook, dict):
+            notebook = {}
     except (ValueError, UnicodeDecodeError):
         return "", "not a readable notebook (collected as it is; grading gives it 0 with the reason)"
+    ids = cell_ids(notebook)
     overlap = {name: len(ids & cells) for name, cells in known.items()}
-    best = max(overlap, key=lambda n: overlap[n], default=None)
-    if not best or not overlap[best]:
+    top = max(overlap.values(), default=0)
+    if not top:
         return None, "a notebook with none of the assignments' cells"
-    return best, ""
+    tied = sorted(name for name, count in overlap.items() if count == top)
+    language = notebook_language(notebook, Path(path).name)
+    tied = [name for name in tied if language_of(name) == language] or tied
+    return (requested if requested in tied else tied[0]), ""
+
+
+def moodle_student(roster: Roster, lms_id: str, name: str) -> tuple[Student | None, str]:
+    """(the student of a Moodle folder, a note) or (None, why it is set aside): by full name first, then by id."""
+    by_name, by_id = roster.find(None, name), roster.find(lms_id)
+    if by_name and by_id and by_name != by_id:
+        return None, (f"a folder whose name is {by_name.student_id}'s ({by_name.name}) but whose id {lms_id} is "
+                      f"{by_id.student_id}'s ({by_id.name}) in the roster: correct the roster's name or lms_id "
+                      "(Moodle's participant ids change with each assignment; lms_id may be left empty)")
+    if by_name or not by_id or fold(by_id.name) == fold(name):
+        return by_name or by_id, ""
+    return by_id, f"matched by its id {lms_id} to {by_id.name}: the folder's name ({name}) is not in the roster"
 
 
 class CheckedExtractor(ExtractorPlugin):
@@ -108,7 +178,7 @@ class CheckedExtractor(ExtractorPlugin):
     """
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
-        for archive in sorted(Path(archive_path).iterdir()):
+        for archive in sorted(p for p in Path(archive_path).iterdir() if p.is_file()):
             if not zipfile.is_zipfile(archive):
                 raise CollectError(f"{archive.name} is not a zip file")
             with zipfile.ZipFile(archive) as zf:
@@ -145,19 +215,30 @@ class LmsCollector(FileNameCollectorPlugin):
             if info:
                 break
         else:
-            return app.set_aside(rel, "a file name that is neither Canvas's nor Moodle's", submitted_file)
+            return app.set_aside(rel, f"a file name that is {NAMING}", submitted_file)
         lms_id, name = info["student_id"], (info.get("name") or "").replace("_", " ")
+        matched = ""
         if app.roster:
-            student = app.roster.find(lms_id, name if lms == "moodle" else None)
+            if lms == "moodle":
+                student, matched = moodle_student(app.roster, lms_id, name)
+                if not student and matched:
+                    return app.set_aside(rel, matched, submitted_file)
+            else:
+                student = app.roster.find(lms_id)
             if not student:
                 who = f"LMS id {lms_id}" + (f", {name}" if name else "")
                 return app.set_aside(rel, f"a student who is not in the roster ({who})", submitted_file)
             student_id = student.student_id
         else:
             student_id = info.get("login") or re.sub(r"\W+", "_", name.lower()).strip("_")
-        belongs, why = which_assignment(Path(submitted_file), app.known)
+        belongs, why = which_assignment(Path(submitted_file), app.known, app.assignment)
         if belongs is None:
             return app.set_aside(rel, why, submitted_file)
+        if belongs and english_name(belongs) == english_name(app.assignment) and belongs != app.assignment:
+            return app.set_aside(rel, f"the {LANGUAGE_NAMES[language_of(belongs)]} edition's notebook ({belongs}): "
+                                      f"collect this download again with ASSIGNMENT={belongs} (the same tests and "
+                                      f"points; graded as {app.assignment}, its tests would read as edited)",
+                                 submitted_file)
         if belongs and belongs != app.assignment:
             return app.set_aside(rel, f"a notebook of another assignment ({belongs})", submitted_file)
         mtime = dt.datetime.fromtimestamp(Path(submitted_file).stat().st_mtime)
@@ -167,7 +248,8 @@ class LmsCollector(FileNameCollectorPlugin):
         app.candidates.setdefault(student_id, []).append({
             "file": rel, "lms": lms, "lms_id": lms_id, "late": bool(info.get("late")),
             "prefix": info["prefix"], "original_name": info["file_id"], "timestamp": stamp.isoformat(" "),
-            "sha256": hashlib.sha256(Path(submitted_file).read_bytes()).hexdigest(), "note": why,
+            "sha256": hashlib.sha256(Path(submitted_file).read_bytes()).hexdigest(),
+            "note": "; ".join(n for n in (matched, why) if n),
         })
         return {"student_id": student_id, "file_id": f"{app.assignment}.ipynb", "timestamp": stamp.isoformat(" ")}
 
@@ -175,24 +257,37 @@ class LmsCollector(FileNameCollectorPlugin):
 class LmsZipCollect(ZipCollectApp):
     """nbgrader's ``zip_collect``, with the set-aside files and the candidates it saw kept as data."""
 
-    def setup(self, assignment: str, roster: Roster | None, workdir: Path, known: dict[str, set[str]]) -> None:
+    def setup(self, assignment: str, roster: Roster | None, workdir: Path, known: dict[str, set[str]],
+              download_id: str) -> None:
         self.assignment, self.roster, self.workdir, self.known = assignment, roster, workdir, known
+        self.download_id = download_id
         self.extracted = workdir / self.extracted_directory
         self.rejected: list[dict[str, str]] = []
         self.candidates: dict[str, list[dict[str, Any]]] = {}
 
     def set_aside(self, rel: str, reason: str, path: str | None = None) -> None:
-        """Record a file that is not collected, and keep a copy of it under ``rejected/``."""
-        self.rejected.append({"file": rel, "reason": reason})
-        log.warning("set aside %s: %s", rel, reason)
+        """Record a file that is not collected; keep a copy of it (when there is one) in ``rejected/<download>/``."""
+        copy = None
         if path:
-            dest = self.workdir / "rejected" / rel
+            copy = PurePosixPath("rejected", self.download_id, rel).as_posix()
+            dest = self.workdir / copy
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, dest)
+        self.rejected.append({"file": rel, "reason": reason, "copy": copy})
+        log.debug("set aside %s: %s", rel, reason)  # main() prints the list once, at the end
         return None
 
     def fail(self, msg: str, *args: Any) -> None:
         raise CollectError(msg % args if args else msg)
+
+
+def download_id(download: Path) -> str:
+    """The name of a download's folders under ``download/`` and ``rejected/``: the zip's name and its SHA-256's start.
+
+    The same zip collected again gets the same folders; another zip, even one of the same
+    name (Canvas calls every download ``submissions.zip``), gets its own.
+    """
+    return f"{Path(download).stem}_{hashlib.sha256(Path(download).read_bytes()).hexdigest()[:8]}"
 
 
 def collect(assignment: str, download: Path, roster: Roster | None = None, submitted: Path = SUBMITTED,
@@ -204,18 +299,21 @@ def collect(assignment: str, download: Path, roster: Roster | None = None, submi
         download: the LMS's zip.
         roster: maps LMS ids to student ids; without one, Canvas logins and Moodle names are the ids.
     Raises:
-        CollectError: an unknown assignment, or a download that is not a zip.
+        CollectError: an unknown assignment, or a download that is missing or not a zip.
     """
     known = assignment_ids(solutions)
     if assignment not in known:
         raise CollectError(f"{assignment!r} is not an assignment of this course ({', '.join(sorted(known))})")
     download = Path(download).resolve()
+    if not download.is_file():
+        raise CollectError(f"no such file: {download} (the zip downloaded from the LMS)")
     if not zipfile.is_zipfile(download):
         raise CollectError(f"{download} is not a zip file (download the submissions from the LMS as one zip)")
-    workdir = Path(collected) / assignment
-    archive = workdir / "download"
+    workdir, this = Path(collected) / assignment, download_id(download)
+    archive = workdir / "download" / this
+    # Only this download's own folders are redone; the other downloads' stay as they are.
     shutil.rmtree(archive, ignore_errors=True)
-    shutil.rmtree(workdir / "rejected", ignore_errors=True)
+    shutil.rmtree(workdir / "rejected" / this, ignore_errors=True)
     archive.mkdir(parents=True)
     shutil.copy2(download, archive / download.name)
 
@@ -224,7 +322,7 @@ def collect(assignment: str, download: Path, roster: Roster | None = None, submi
     config.CourseDirectory.submitted_directory = str(Path(submitted).resolve())
     config.CourseDirectory.release_directory = str(Path(release).resolve())
     config.ZipCollectApp.collect_directory_structure = os.path.join("{assignment_id}", "{collect_step}")
-    config.ZipCollectApp.archive_directory = "download"
+    config.ZipCollectApp.archive_directory = os.path.join("download", this)
     config.ZipCollectApp.extracted_directory = "extracted"
     config.ZipCollectApp.force = True  # a newer collection replaces a student's older one
     config.ZipCollectApp.extractor_plugin = CheckedExtractor
@@ -234,7 +332,7 @@ def collect(assignment: str, download: Path, roster: Roster | None = None, submi
     app = LmsZipCollect(config=config)
     app.coursedir = CourseDirectory(config=config)
     app.coursedir.assignment_id = assignment
-    app.setup(assignment, roster, workdir, known)
+    app.setup(assignment, roster, workdir, known, this)
     app.init_plugins()
     app.extract_archive_files()
     app.process_extracted_files()
@@ -243,6 +341,7 @@ def collect(assignment: str, download: Path, roster: Roster | None = None, submi
 
 
 def _write_manifest(app: LmsZipCollect, download: str, submitted: Path) -> dict[str, Any]:
+    """Add this download's students and files set aside to the manifest; other downloads' entries stay."""
     path = app.workdir / "manifest.json"
     previous = json.loads(path.read_text()) if path.exists() else {}
     students = previous.get("students", {})
@@ -253,15 +352,15 @@ def _write_manifest(app: LmsZipCollect, download: str, submitted: Path) -> dict[
         chosen = max(won or candidates, key=lambda c: c["timestamp"])
         others = sorted(c["file"] for c in candidates if c is not chosen)
         students[student_id] = {
-            "download": download, "file": chosen["file"], "lms": chosen["lms"], "lms_id": chosen["lms_id"],
-            "late": chosen["late"], "timestamp": chosen["timestamp"], "lms_prefix": chosen["prefix"],
-            "original_name": chosen["original_name"], "replaced": others, "note": chosen["note"],
+            "download": download, "download_id": app.download_id, "file": chosen["file"], "lms": chosen["lms"],
+            "lms_id": chosen["lms_id"], "late": chosen["late"], "timestamp": chosen["timestamp"],
+            "lms_prefix": chosen["prefix"], "original_name": chosen["original_name"], "replaced": others,
+            "note": chosen["note"],
         }
-    rejected = {r["file"]: r for r in previous.get("rejected", []) if r.get("download") != download}
-    for r in app.rejected:
-        rejected[r["file"]] = {**r, "download": download}
+    rejected = [r for r in previous.get("rejected", []) if r.get("download_id") != app.download_id]
+    rejected += [{**r, "download": download, "download_id": app.download_id} for r in app.rejected]
     manifest = {"assignment": app.assignment, "students": dict(sorted(students.items())),
-                "rejected": sorted(rejected.values(), key=lambda r: r["file"])}
+                "rejected": sorted(rejected, key=lambda r: (r["file"], r.get("download_id") or ""))}
     path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return manifest
 
@@ -289,18 +388,32 @@ def main(argv: list[str] | None = None) -> int:
     except (CollectError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    this = {s: v for s, v in manifest["students"].items() if v["download"] == args.download.name}
+    this_id = download_id(args.download)
+    this = {s: v for s, v in manifest["students"].items() if v.get("download_id") == this_id}
     late = sorted(s for s, v in this.items() if v["late"])
     print(f"Collected {len(this)} submission(s) of {args.assignment} into {args.submitted}/<student>/{args.assignment}/"
           + (f"; late: {', '.join(late)}" if late else ""))
     for s, v in sorted(this.items()):
         if v["replaced"]:
             print(f"  {s}: newest of {len(v['replaced']) + 1} files kept ({v['file']})")
-    rejected = [r for r in manifest["rejected"] if r["download"] == args.download.name]
+        if v["note"]:
+            print(f"  {s}: note: {v['note']}")
+    rejected = [r for r in manifest["rejected"] if r.get("download_id") == this_id]
     if rejected:
-        print(f"Set aside {len(rejected)} file(s), see {args.collected / args.assignment / 'rejected'}/:")
+        missing = [r for r in rejected if not r["copy"]]
+        kinds = sorted({"corrupt" if r["reason"].startswith("corrupt") else "unsafe path" for r in missing})
+        uncopied = f" ({len(missing)} not copied: {', '.join(kinds)})" if missing else ""
+        folder = args.collected / args.assignment / "rejected" / this_id
+        print(f"Set aside {len(rejected)} file(s){uncopied}, see {folder}/:")
         for r in rejected:
             print(f"  {r['file']}: {r['reason']}")
+    if not this:
+        naming = any(r["reason"].endswith(NAMING) for r in rejected)
+        print(f"error: nothing collected from {args.download}" + (
+            f": its files are named {NAMING}. Give the zip exactly as the LMS made it (Canvas: Download "
+            "Submissions; Moodle: Download all submissions), not unpacked and zipped again" if naming else ""),
+              file=sys.stderr)
+        return 1
     return 0
 
 

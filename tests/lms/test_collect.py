@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autograder.course import ROOT
-from autograder.lms.collect import CANVAS, MOODLE, CollectError, collect
+from autograder.lms.collect import CANVAS, MOODLE, CollectError, collect, download_id
 from autograder.lms.roster import Roster, RosterError
 
 from tests.lms.downloads import A05, sample
@@ -56,10 +56,11 @@ def test_canvas_download(tmp_path, canvas_zip, roster_csv):
     assert "another assignment (05_retry_with_backoff)" in reasons["wongchen_1003_5581_05_retry_with_backoff.ipynb"]
     assert "corrupt" in reasons[f"okafordara_1004_5590_{A05}.ipynb"]
     assert "not in the roster" in reasons[f"nobodyknown_1999_5599_{A05}.ipynb"]
-    rejected = tmp_path / "collected" / A05 / "rejected"
+    rejected = tmp_path / "collected" / A05 / "rejected" / download_id(canvas_zip)
     assert (rejected / "silvaana_1001_5561_notes.txt").read_bytes() == b"my notes", "set aside, not dropped"
     assert (rejected / f"nobodyknown_1999_5599_{A05}.ipynb").is_file()
-    assert (tmp_path / "collected" / A05 / "download" / canvas_zip.name).is_file(), "the download is kept"
+    assert (tmp_path / "collected" / A05 / "download" / download_id(canvas_zip) / canvas_zip.name).is_file(), \
+        "the download is kept"
 
 
 def test_moodle_download(tmp_path, moodle_zip, roster_csv):
