@@ -5,7 +5,8 @@ and tracebacks included. This feedback is built from a
 :class:`~autograder.results.SubmissionResult` alone, which holds for each test only
 its description (the first line of its docstring), its points, whether it passed
 and its message (the exception's type and text, with any hidden test line
-removed by the engine). No cell source and no traceback ever reaches it.
+removed by the engine). No cell source and no traceback ever reaches it. A score an
+instructor set in the formgrader is the page's score, with the tests' own score beside it.
 
     feedback/<student>/<assignment>/<notebook>.html   what the learner opens
     feedback/<student>/<assignment>/feedback.json     the same, as data
@@ -19,7 +20,7 @@ from pathlib import Path
 from toolfaults.language import language_of
 
 from . import pages
-from .results import ATTENTION, SubmissionResult
+from .results import ATTENTION, INSTRUCTOR_SCORE, SubmissionResult
 
 #: The page's own words, in the submission's language (a Spanish assignment's name ends in _es).
 WORDS = {
@@ -49,8 +50,11 @@ def render_html(result: SubmissionResult) -> str:
     language = language_of(result.assignment)
     passed = sum(t.passed for t in result.tests)
     words = dict(WORDS[language], passed=WORDS[language]["passed"].format(passed=passed, total=len(result.tests)))
+    # The instructor's score is said under the score; the box is for what the grader noticed.
+    adjusted = [p.in_language(language) for p in result.problems if p.kind == INSTRUCTOR_SCORE]
+    noticed = [p for p in result.problems if p.kind != INSTRUCTOR_SCORE]
     return pages.render("feedback.html", r=result, passed=passed, attention=result.status == ATTENTION,
-                        language=language, w=words)
+                        language=language, w=words, adjusted=adjusted, problems=noticed)
 
 
 def as_data(result: SubmissionResult) -> dict:

@@ -20,6 +20,9 @@ modifies it), then:
    max_score, status, notes) from the gradebook, the feedback of every student
    (``feedback/<student>/<assignment>/``, no test source), the results as data
    (``reports/results.json``) and the class report (``reports/class_report.html``).
+   A score an instructor set in the formgrader (a manual score) is what all of them show,
+   with the tests' own score beside it; a submission in the submissions folder that no run
+   has graded yet is "not graded yet" in grades.csv, not "not submitted".
 
 A broken submission never stops the batch: it gets a score and a reason, and the
 ones whose score may not reflect the work are listed as "needs attention".
@@ -37,15 +40,17 @@ from pathlib import Path
 from typing import Any
 
 from . import gradebook as gbook
+from . import readback
 from .course import OUTPUT, ROOT, SOLUTIONS, SUBMITTED, assignments
 from .engine import Course
-from .results import ATTENTION, SubmissionResult
+from .results import ATTENTION, INSTRUCTOR_SCORE, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks
 
 # Named, not __name__: run as `python -m autograder.grade` this module is "__main__", outside the
 # "autograder" loggers that setup_logging shows (its debug lines were lost, its errors unformatted).
 logger = logging.getLogger("autograder.grade")
 CLUSTER_DID_NOT_GRADE = 3  # exit status: every task failed on the workers (graded here instead)
+NOT_GRADED = "not graded yet"  # grades.csv status: in the submissions folder, not in the gradebook
 
 
 def setup_logging(verbose: bool = False) -> None:
@@ -59,21 +64,47 @@ def setup_logging(verbose: bool = False) -> None:
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
 
 
+def _folders(path: Path) -> list[Path]:
+    """The folders in ``path``, hidden ones aside, by name (none when ``path`` is not a folder)."""
+    return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")) if path.is_dir() else []
+
+
+def students(submissions: Path) -> list[str]:
+    """The students of a submissions folder: its ``<student>/`` folders."""
+    return [p.name for p in _folders(submissions)]
+
+
 def find_tasks(submissions: Path, known: list[str], only_assignments: list[str] | None = None,
                only_students: list[str] | None = None) -> tuple[list[Task], list[str]]:
     """Every ``<student>/<assignment>/`` folder of ``submissions``; and the folders that are not assignments."""
     tasks, unknown = [], []
-    if not submissions.is_dir():
-        return tasks, unknown
-    for student_dir in sorted(p for p in submissions.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for student_dir in _folders(submissions):
         if only_students and student_dir.name not in only_students:
             continue
-        for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for folder in _folders(student_dir):
             if folder.name not in known:
                 unknown.append(f"{student_dir.name}/{folder.name}")
             elif not only_assignments or folder.name in only_assignments:
                 tasks.append(Task(folder.name, student_dir.name))
     return tasks, unknown
+
+
+def unknown_names(submissions: Path, only_assignments: list[str] | None,
+                  only_students: list[str] | None) -> list[str]:
+    """What is wrong with the ``--assignment`` and ``--student`` names, one line each (none: all known).
+
+    An assignment must be one of the course's; a student must have a folder in ``submissions``.
+    Each line names the unknown values and lists the valid ones.
+    """
+    lines = []
+    for option, given, valid, where in (
+            ("assignment", only_assignments, assignments(), "the course's assignments"),
+            ("student", only_students, students(submissions), f"the students in {_rel(submissions)}")):
+        wrong = [name for name in dict.fromkeys(given or []) if name not in valid]
+        if wrong:
+            lines.append(f"unknown {option}{'s' if len(wrong) > 1 else ''} {', '.join(wrong)}; "
+                         f"{where}: {', '.join(valid) or 'none'}")
+    return lines
 
 
 def grading_settings(unsandboxed: bool = False, timeout: int | None = None,
@@ -176,10 +207,26 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
     everyone.update({(r.student, r.assignment): r for r in results})
     in_gradebook = {(row["student"], row["assignment"]) for row in table if row["submitted"]}
     class_results = [everyone[key] for key in sorted(everyone) if key in in_gradebook]
+    # A score an instructor set in the formgrader is what the student gets, as in grades.csv (read from the
+    # gradebook); the tests keep the kernel's scores, which the cross-checks compared. An earlier result
+    # whose instructor's score changed gets its feedback written again.
+    set_by_instructor = readback.instructor_scores(course, [(r.student, r.assignment) for r in class_results])
+    to_write = {(r.student, r.assignment): r for r in results}
+    for r in class_results:
+        before = (r.score, list(r.problems))
+        readback.set_instructor_score(r, set_by_instructor.get((r.student, r.assignment)))
+        if (r.score, r.problems) != before:
+            to_write[(r.student, r.assignment)] = r
     extra = {(r.student, r.assignment): {"status": r.status, "notes": " | ".join(p.text for p in r.problems)}
              for r in class_results}
+    # In the submissions folder but not in the gradebook: handed in, not graded by any run so far.
+    submitted, _ = find_tasks(course.submissions, sorted({row["assignment"] for row in table}))
+    for task in submitted:
+        if (task.student, task.assignment) not in in_gradebook:
+            extra[(task.student, task.assignment)] = {"status": NOT_GRADED, "notes": "submitted, not graded yet",
+                                                       "score": ""}
     csv_path = gbook.export_csv(out / "grades.csv", table, extra)
-    for r in results:
+    for r in to_write.values():
         feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
     report.save_results(class_results, reports / "results.json")
     page = report.render(class_results, reports)
@@ -199,6 +246,10 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
         f"in {elapsed:.1f} s; {len(attention)} need attention.")
     for r in attention:
         log(f"  ! {r.student}/{r.assignment}: " + "; ".join(p.text for p in r.problems if p.attention))
+    for r in results:
+        for p in r.problems:
+            if p.kind == INSTRUCTOR_SCORE:
+                log(f"  {r.student}/{r.assignment}: {p.text} (kept)")
     log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
     return results
 
@@ -249,6 +300,9 @@ def main(argv: list[str] | None = None) -> int:
                      "add --db postgresql://user@host:port/database")
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be 1 or more")
+    wrong = unknown_names(args.submissions.resolve(), args.assignment, args.student)
+    if wrong:
+        parser.error("\n".join(wrong))
 
     from .sandbox import SandboxUnavailable
 
@@ -275,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
         for folder in unknown:
             print(f"skipped {folder}: not an assignment of this course", file=sys.stderr)
         if not tasks:
-            print(f"No submissions to grade in {_rel(course.submissions)}.")
+            of = f" of {', '.join(args.assignment)}" if args.assignment else ""
+            by = f" by {', '.join(args.student)}" if args.student else ""
+            print(f"No submissions{of}{by} to grade in {_rel(course.submissions)}.")
             return 0
         workers = min(args.workers or default_workers(), len(tasks))
         if args.scheduler:

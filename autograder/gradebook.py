@@ -185,7 +185,11 @@ def scores(db_url: str, course_id: str, students: Iterable[str] | None = None) -
 
 
 def export_csv(path: Path, rows: list[dict[str, Any]], extra: dict[tuple[str, str], dict[str, str]] | None = None) -> Path:
-    """Write ``student, assignment, score, max_score`` (+ status and notes) to ``path``."""
+    """Write ``student, assignment, score, max_score`` (+ status and notes) to ``path``.
+
+    ``extra`` gives, per (student, assignment), the ``status`` and ``notes`` columns, and a
+    ``score`` text that replaces the gradebook's (``""`` for work not graded yet).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     extra = extra or {}
@@ -195,6 +199,7 @@ def export_csv(path: Path, rows: list[dict[str, Any]], extra: dict[tuple[str, st
         for row in rows:
             more = extra.get((row["student"], row["assignment"]), {})
             status = more.get("status") or ("graded" if row["submitted"] else "not submitted")
-            writer.writerow([row["student"], row["assignment"], f"{row['score']:g}", f"{row['max_score']:g}",
+            score = more.get("score", f"{row['score']:g}")
+            writer.writerow([row["student"], row["assignment"], score, f"{row['max_score']:g}",
                              status, more.get("notes", "")])
     return path

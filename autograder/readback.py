@@ -4,19 +4,26 @@ The gradebook says how many points each test cell scored; the autograded noteboo
 says what a failing test printed. :func:`read_result` joins the two into a
 :class:`~autograder.results.SubmissionResult`; every message is the test's exception
 type and text (no traceback, no source), with hidden test lines removed.
+
+A test's points are its *automatic* score (what the kernel's run earned, which the
+cross-checks compare with the clean room), never a manual score an instructor set in the
+formgrader. What the student gets is nbgrader's score, where a manual score wins:
+:func:`instructor_scores` reads it for the submissions an instructor adjusted and
+:func:`set_instructor_score` makes it the result's score, saying so.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
 from .preprocessors import GRADER_ERRORS, NOT_RUN
-from .results import Problem, SubmissionResult, TestResult
+from .results import INSTRUCTOR_SCORE, Problem, SubmissionResult, TestResult
 from .testcells import grade_id, hidden_code, redact, test_descriptions
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -78,7 +85,8 @@ def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
                 problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True, f"{name}.ipynb no se corrigió"))
             for gid, (description, points) in described.items():
                 grade = grades.get(gid)
-                score = float(grade.score) if grade is not None and grade.score is not None else 0.0
+                # The kernel's own result: a manual score is the instructor's, applied after the checks.
+                score = float(grade.auto_score) if grade is not None and grade.auto_score is not None else 0.0
                 cell = outputs.get(gid)
                 message = failure_message(cell) if cell is not None else "This test did not run."
                 passed = grade is not None and score >= points and points > 0
@@ -89,3 +97,41 @@ def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
     for p in problems:
         result.add(p.kind, p.text, p.attention, p.text_es)
     return result
+
+
+def instructor_scores(course: Any, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
+    """nbgrader's score of each ``(student, assignment)`` of ``keys`` whose grades an instructor set by hand.
+
+    A grade an instructor changed in the formgrader has a manual score (it replaces the
+    automatic one) or extra credit (added to it); the submission's score in the gradebook,
+    what grades.csv and the LMS export show, counts both. Submissions without either, or
+    not in the gradebook, are left out.
+    """
+    from nbgrader.api import Grade, Gradebook
+
+    wanted = set(keys)
+    scores = {}
+    with Gradebook(course.db_url, course.course_id) as gb:
+        for grade in gb.db.query(Grade).filter(Grade.manual_score.is_not(None) | Grade.extra_credit.is_not(None)):
+            submission = grade.notebook.assignment
+            key = (submission.student.id, submission.assignment.name)
+            if key in wanted and (grade.manual_score is not None or grade.extra_credit):
+                scores[key] = float(submission.score)
+    return scores
+
+
+def set_instructor_score(result: SubmissionResult, score: float | None) -> None:
+    """Make ``score``, set by an instructor, what ``result``'s student gets (``None``: the tests' score).
+
+    The tests keep their own points; when ``score`` differs from theirs, a problem (not one
+    that needs attention) says what the tests gave and what the instructor set. Applying it
+    again, or another score, replaces it.
+    """
+    result.problems = [p for p in result.problems if p.kind != INSTRUCTOR_SCORE]
+    result.score = sum(t.points for t in result.tests)
+    if score is None or score == result.score:
+        return
+    tests, total, out_of = f"{result.score:g}", f"{score:g}", f"{result.max_score:g}"
+    result.add(INSTRUCTOR_SCORE, f"{tests}/{out_of} from the tests, set to {total}/{out_of} by the instructor",
+               text_es=f"{tests}/{out_of} según los tests; el profesor la cambió a {total}/{out_of}")
+    result.score = score

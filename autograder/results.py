@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 ATTENTION = "needs attention"
+INSTRUCTOR_SCORE = "instructor_score"  # the problem kind of a score an instructor set by hand
 
 
 @dataclass

@@ -39,7 +39,9 @@ def read_notebook(path: Path) -> tuple[nbformat.NotebookNode | None, str]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        return None, f"it is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}"
+        # json's own text may end in "at" ("Unterminated string starting at"): say where once.
+        what = err.msg.removesuffix(" at")
+        return None, f"it is not valid JSON ({what[:1].lower()}{what[1:]} at line {err.lineno}, column {err.colno})"
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         return None, "it is JSON but not a notebook (no list of cells)"
     try:
