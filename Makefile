@@ -148,17 +148,21 @@ progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratc
 grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
 
-learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address] [LANG=es]
-	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO] [LANG=es]"; exit 1; }
+# The edition's language: only LANG given on make's command line counts (`make learner-edition LANG=es`, or
+# LANG=en to switch back). LANG in the environment is the shell's locale (es_ES.UTF-8), which must not
+# switch an edition; without LANG=, an edition keeps the language it was written in (English when new).
+EDITION_LANGUAGE = $(if $(filter command line,$(origin LANG)),$(if $(filter es es_% es-%,$(LANG)),es,$(if $(filter en en_% en-%,$(LANG)),en,$(LANG))))
+learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address] [LANG=es|en]
+	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO] [LANG=es|en]"; exit 1; }
 	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",) \
-		$(if $(filter es,$(COURSE_LANGUAGE)),--language es,)
+		$(if $(EDITION_LANGUAGE),--language "$(EDITION_LANGUAGE)",)
 
-collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv]
-	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv]"; exit 1; }
-	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",)
+collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv] [COLLECT_ARGS="--submitted DIR"]
+	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv] [COLLECT_ARGS=\"--submitted ../spring-class/submitted\"]"; exit 1; }
+	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",) $(COLLECT_ARGS)
 
-export: $(STAMP) ## Grades and feedback for Canvas and Moodle into autograder/exports: ROSTER=roster.csv [EXPORT_ARGS=...]
-	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 05_retry_with_backoff=12345\"]"; exit 1; }
+export: $(STAMP) ## Grades and feedback for Canvas and Moodle into autograder/exports: ROSTER=roster.csv [EXPORT_ARGS="--out DIR --db URL ..."]
+	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 05_retry_with_backoff=12345 --out DIR --db postgresql://...\"] (--out, --db: as given to make grade)"; exit 1; }
 	$(RUN) $(BIN)/python -m autograder.lms.export --roster "$(ROSTER)" $(EXPORT_ARGS)
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run

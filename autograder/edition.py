@@ -1,7 +1,7 @@
 """The learner edition: a repository of its own with the lessons and exercises, and no answers.
 
-    python -m autograder.edition DEST [--repository URL]   # what `make learner-edition` runs
-    python -m autograder.edition badge [--check]           # write (check) the README's Binder badge
+    python -m autograder.edition DEST [--repository URL] [--language es|en]   # what `make learner-edition` runs
+    python -m autograder.edition badge [--check]                              # write (check) the README's Binder badge
 
 The course repository holds ``solutions/`` (every solution and every hidden test), the
 grader and a sample class. A graded class must not get those, so the class's repository

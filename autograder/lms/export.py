@@ -1,6 +1,7 @@
 """Grades and feedback back to the LMS (what `make export` runs).
 
     python -m autograder.lms.export --roster roster.csv [--assignment ID ...] [--canvas-id ID=NUMBER ...]
+                                    [--out GRADING_OUTPUT] [--db URL]
 
 Reads the gradebook (where an instructor's manual score exists, nbgrader's score of that
 cell is the manual one: it wins), the grading results (which submissions need attention),
@@ -25,8 +26,15 @@ the feedback pages and the manifests of `make collect`, and writes into
     for Moodle's "Upload multiple feedback files in a zip": one folder per student named as in
     Moodle's download (``<Full Name>_<participant id>_assignsubmission_file_/``).
 
-Students without a score get an empty cell (the LMS keeps what it has); a student who
-was not collected from that LMS gets no feedback file there, and the export says so.
+The CSVs list the roster's students in the roster file's order. Students without a score
+get an empty cell (the LMS keeps what it has); a student who was not collected from that
+LMS gets no feedback file there, and the export says so: a graded student whose
+submission did not come through `make collect` is listed, to be sent by hand.
+
+The export only reads the gradebook (SQLite file or ``--db`` URL, as `make grade` wrote
+it) and never creates one. Nothing is written, and the command exits with status 2, when
+there is nothing to export as asked: no gradebook yet (grade first), an ``--assignment``
+or ``--canvas-id`` that names no graded assignment.
 """
 
 from __future__ import annotations
@@ -41,10 +49,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Assignment, Gradebook, MissingEntry
+from sqlalchemy import create_engine, inspect, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 from toolfaults.language import language_of
 
-from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, load_config
+from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, assignments as course_assignments, load_config
+from ..gradebook import gradebook_url, sqlite_path
 from .collect import load_manifest
 from .roster import Roster
 
@@ -53,6 +66,10 @@ log = logging.getLogger(__name__)
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 # The Canvas zip entries keep a fixed time, so exporting twice gives the same bytes.
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+class ExportError(ValueError):
+    """Nothing can be exported as asked (no gradebook yet, an unknown assignment): `make export` exits with 2."""
 
 
 @dataclass
@@ -97,9 +114,71 @@ def _statuses(results: Path) -> dict[tuple[str, str], tuple[str, str]]:
             for r in data}
 
 
+def _shown(db_url: str) -> str:
+    """The gradebook's URL as messages show it: no password."""
+    try:
+        return make_url(db_url).render_as_string(hide_password=True)
+    except (SQLAlchemyError, ValueError):
+        return db_url.split("@")[-1]
+
+
+GRADE_FIRST = ("run `make grade` first, then export again (if you graded with GRADE_ARGS=\"--out FOLDER\" or "
+               "GRADE_ARGS=\"--db URL\", export with the same: EXPORT_ARGS=\"--out FOLDER\" or "
+               "EXPORT_ARGS=\"--db URL\")")
+
+
+def graded_assignments(db_url: str, course_id: str) -> list[str]:
+    """The assignments of ``course_id`` that the gradebook at ``db_url`` holds, read without writing anything.
+
+    Unlike opening nbgrader's ``Gradebook`` (which creates a missing SQLite file, its tables
+    and the course), this never creates a gradebook. Raises :class:`ExportError` when there
+    is none, or when it holds nothing of this course, saying what to do.
+    """
+    if db_url.startswith("sqlite:///"):
+        path = sqlite_path(db_url)
+        if not path.is_file():
+            raise ExportError(f"there is no gradebook at {path}: nothing has been graded there yet; {GRADE_FIRST}")
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            if "assignment" not in inspect(conn).get_table_names():
+                raise ExportError(f"{_shown(db_url)} is not an nbgrader gradebook (it has no assignment table); "
+                                  f"{GRADE_FIRST}")
+            with Session(bind=conn) as session:
+                names = sorted(session.scalars(select(Assignment.name).where(Assignment.course_id == course_id)))
+    except SQLAlchemyError as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        raise ExportError(f"cannot read the gradebook {_shown(db_url)}: {reason}") from err
+    finally:
+        engine.dispose()
+    if not names:
+        raise ExportError(f"the gradebook {_shown(db_url)} holds no graded assignment of the course "
+                          f"{course_id!r}; {GRADE_FIRST}")
+    return names
+
+
 def _max_scores(db_url: str, course_id: str) -> dict[str, float]:
     with Gradebook(db_url, course_id) as gb:
         return {a.name: float(a.max_score) for a in gb.assignments}
+
+
+def _check_selection(known: list[str], wanted: list[str] | None, canvas_ids: dict[str, str]) -> list[str]:
+    """The assignments to export; :class:`ExportError` for a name (``--assignment``, ``--canvas-id``) not graded."""
+    unknown = sorted({a for a in wanted or [] if a not in known})
+    if unknown:
+        in_course = [a for a in unknown if a in course_assignments()]
+        if in_course:
+            first = " ".join(f"--assignment {a}" for a in in_course)
+            raise ExportError(f"{', '.join(in_course)} {'is' if len(in_course) == 1 else 'are'} not graded yet: "
+                              f"run make grade GRADE_ARGS=\"{first}\" first (graded: {', '.join(known)})")
+        raise ExportError(f"--assignment {', '.join(unknown)}: no such assignment in the gradebook; "
+                          f"the graded assignments are: {', '.join(known)}")
+    names = sorted(a for a in known if not wanted or a in wanted)
+    stray = sorted(a for a in canvas_ids if a not in names)
+    if stray:
+        raise ExportError(f"--canvas-id {', '.join(f'{a}={canvas_ids[a]}' for a in stray)}: not an exported "
+                          f"assignment; the assignments exported are: {', '.join(names)}")
+    return names
 
 
 def _fmt(x: float | None) -> str:
@@ -135,13 +214,17 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     """Write the LMS files (see the module's docstring) for the roster's students.
 
     Args:
-        roster: the class; its order is the CSVs' order.
-        db_url, course_id: the gradebook (default: the course's, from ``nbgrader_config.py``).
+        roster: the class; the order of ``roster.students`` (the roster file's) is the CSVs' order.
+        db_url, course_id: the gradebook (default: the course's, from ``nbgrader_config.py``); it is
+            only read, never created.
         results: ``results.json`` of `make grade` (statuses); feedback: its feedback folder.
         assignments: only these (default: every assignment of the gradebook).
         canvas_ids: assignment -> Canvas assignment id, for Canvas's column names.
     Returns:
         an :class:`Export` with the files written, the scores and what could not be exported.
+    Raises:
+        ExportError: no gradebook, or none of this course; an assignment or Canvas id that names no
+            graded assignment. Nothing is written then.
     """
     config = load_config().CourseDirectory
     db_url = db_url or config.db_url
@@ -149,8 +232,8 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     results = results or RESULTS
     feedback = feedback or FEEDBACK
     canvas_ids = canvas_ids or {}
+    names = _check_selection(graded_assignments(db_url, course_id), assignments, canvas_ids)
     maxima = _max_scores(db_url, course_id)
-    names = sorted(a for a in maxima if not assignments or a in assignments)
     graded = gradebook_scores(db_url, course_id, names)
     statuses = _statuses(Path(results))
     manifests = {a: load_manifest(a, collected) for a in names}
@@ -166,6 +249,13 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     for (sid, a), s in sorted(done.scores.items()):
         if s.status == "needs attention":
             done.warnings.append(f"{sid}/{a} needs attention ({s.notes}); its score is exported as graded")
+    for a in names:
+        by_hand = [st.student_id for st in roster.students
+                   if (st.student_id, a) in graded and st.student_id not in manifests[a]["students"]]
+        if by_hand:
+            done.warnings.append(f"{a}: graded but not collected with `make collect`, so in no feedback zip: "
+                                 f"{', '.join(by_hand)}; send each one's page from {Path(feedback)}/<student>/{a}/ "
+                                 "by hand")
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -230,7 +320,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--canvas-id", action="append", default=[], metavar="ASSIGNMENT=ID",
                         help="the Canvas assignment id of an assignment (repeatable), for Canvas's column name")
     parser.add_argument("--out", type=Path, default=None,
-                        help="the grading output folder of `make grade --out` (default: the course's own)")
+                        help="the grading output folder given to `make grade GRADE_ARGS=\"--out ...\"` (its gradebook, "
+                             "results and feedback; default: the course's own, autograder/output)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="the gradebook given to `make grade GRADE_ARGS=\"--db ...\"`: a PostgreSQL URL "
+                             "(postgresql://user@host:port/db); default: the SQLite gradebook in --out")
     parser.add_argument("--exports", type=Path, default=EXPORTS, help="where the files go (default: %(default)s)")
     parser.add_argument("--collected", type=Path, default=COLLECTED, help="manifests of `make collect`")
     args = parser.parse_args(argv)
@@ -244,10 +338,15 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out.resolve()
         kwargs = {"db_url": f"sqlite:///{out / 'gradebook.db'}", "results": out / "reports" / "results.json",
                   "feedback": out / "feedback"}
+    if args.db:
+        kwargs["db_url"] = gradebook_url(args.db)  # as `make grade --db` reads it
     try:
         roster = Roster.load(args.roster)
         done = export(roster, args.exports, collected=args.collected, assignments=args.assignment,
                       canvas_ids=canvas_ids, **kwargs)
+    except ExportError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     except (ValueError, MissingEntry) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

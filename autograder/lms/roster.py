@@ -43,10 +43,10 @@ def _key(name: str) -> str:
 
 
 class Roster:
-    """The students of a class, found by LMS id or by full name."""
+    """The students of a class, in the roster file's order, found by LMS id or by full name."""
 
     def __init__(self, students: list[Student]):
-        self.students = sorted(students, key=lambda s: s.student_id)
+        self.students = list(students)
         self._by_id = {s.student_id: s for s in self.students}
         self._by_lms = {s.lms_id: s for s in self.students if s.lms_id}
         self._by_name: dict[str, list[Student]] = {}

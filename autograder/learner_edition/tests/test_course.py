@@ -13,7 +13,11 @@ import pytest
 from toolfaults.progress import execute_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted([*(ROOT / "course").glob("[0-9][0-9]_*.ipynb"), *(ROOT / "course").glob("A[0-9]*_*.ipynb")])
+COURSE = ROOT / "course"
+# The lessons of every language the edition has: course/ (English) and course/<language>/ (es: Spanish).
+LANGUAGES = [COURSE, *sorted(p for p in COURSE.iterdir() if p.is_dir() and not p.name.startswith("."))]
+LESSONS = sorted(p for folder in LANGUAGES for pattern in ("[0-9][0-9]_*.ipynb", "A[0-9]*_*.ipynb")
+                 for p in folder.glob(pattern))
 EXERCISES = sorted((ROOT / "exercises").glob("*/*.ipynb"))
 # What the exercises held when this edition was written: the ids of their test cells.
 EDITION = json.loads((ROOT / ".edition.json").read_text())
@@ -28,17 +32,22 @@ def _run(nb, folder: Path, monkeypatch) -> None:
                      resources={"metadata": {"path": str(folder)}})
 
 
+def _name(path: Path) -> str:
+    """A notebook's test id: a lesson's path in course/ (``es/05_retry_with_backoff``), an exercise's name."""
+    return path.relative_to(COURSE).with_suffix("").as_posix() if path.is_relative_to(COURSE) else path.stem
+
+
 def _errors(cell) -> list[str]:
     return [f"{o.get('ename')}: {o.get('evalue')}" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
 
 
-@pytest.mark.parametrize("path", LESSONS + EXERCISES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS + EXERCISES, ids=_name)
 def test_notebook_is_valid(path: Path):
     """Every notebook is a valid Jupyter notebook (an editor that broke the JSON shows up here)."""
     nbformat.validate(nbformat.read(path, as_version=4))
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS, ids=_name)
 def test_lesson_runs_offline(path: Path, monkeypatch):
     """The lesson runs top to bottom with no key and no network; only the cells that show a failure on purpose raise."""
     nb = nbformat.read(path, as_version=4)
@@ -46,6 +55,13 @@ def test_lesson_runs_offline(path: Path, monkeypatch):
     unexpected = [(i, e) for i, c in enumerate(nb.cells) if c.cell_type == "code"
                   and "raises-exception" not in c.metadata.get("tags", []) for e in _errors(c)]
     assert not unexpected, f"{path.name}: cells raised errors: {unexpected}"
+
+
+def test_every_lesson_is_run():
+    """Every lesson of every language in course/ (course/es/ too) is one of the lessons run above."""
+    found = {p for p in COURSE.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts}
+    missing = sorted(p.relative_to(ROOT).as_posix() for p in found - set(LESSONS))
+    assert not missing, f"lessons that `make test` does not run: {missing}"
 
 
 @pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.stem)
