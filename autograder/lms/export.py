@@ -29,7 +29,8 @@ the feedback pages and the manifests of `make collect`, and writes into
 The CSVs list the roster's students in the roster file's order. Students without a score
 get an empty cell (the LMS keeps what it has); a student who was not collected from that
 LMS gets no feedback file there, and the export says so: a graded student whose
-submission did not come through `make collect` is listed, to be sent by hand.
+submission did not come through `make collect` is listed, to be sent by hand, and so is
+one collected again after it was graded (the manifest's time is not the graded notebook's).
 
 The export only reads the gradebook (SQLite file or ``--db`` URL, as `make grade` wrote
 it) and never creates one. Nothing is written, and the command exits with status 2, when
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import datetime as dt
 import json
 import logging
 import sys
@@ -81,6 +83,7 @@ class Score:
     status: str = ""
     notes: str = ""
     manual: bool = False
+    submitted_at: dt.datetime | None = None  # the graded notebook's time (its timestamp.txt), as the gradebook has it
 
 
 @dataclass
@@ -102,7 +105,8 @@ def gradebook_scores(db_url: str, course_id: str, wanted: list[str] | None = Non
             for submission in assignment.submissions:
                 manual = any(g.manual_score is not None for nb in submission.notebooks for g in nb.grades)
                 out[(submission.student.id, assignment.name)] = Score(
-                    float(submission.score), float(submission.max_score), manual=manual)
+                    float(submission.score), float(submission.max_score), manual=manual,
+                    submitted_at=submission.timestamp)
     return out
 
 
@@ -181,6 +185,21 @@ def _check_selection(known: list[str], wanted: list[str] | None, canvas_ids: dic
     return names
 
 
+def _same_time(collected: str | None, graded: dt.datetime | None) -> bool:
+    """Whether the notebook `make collect` kept (its manifest time) is the one graded (the gradebook's time).
+
+    A manifest without a time (written before collect recorded it) says nothing: the same.
+    """
+    if not collected:
+        return True
+    from nbgrader.utils import parse_utc
+
+    try:
+        return graded is not None and parse_utc(collected) == parse_utc(graded)
+    except (ValueError, OverflowError, TypeError):
+        return True
+
+
 def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:g}"
 
@@ -250,6 +269,12 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
         if s.status == "needs attention":
             done.warnings.append(f"{sid}/{a} needs attention ({s.notes}); its score is exported as graded")
     for a in names:
+        for sid, entry in sorted(manifests[a]["students"].items()):
+            if (sid, a) in graded and not _same_time(entry.get("timestamp"), graded[(sid, a)].submitted_at):
+                done.warnings.append(
+                    f"{sid}/{a}: collected again (from {entry.get('download') or 'a later download'}) after it was "
+                    "graded: the score and feedback exported are the earlier notebook's; grade it first: make grade "
+                    f"GRADE_ARGS=\"--student {sid} --assignment {a}\"")
         by_hand = [st.student_id for st in roster.students
                    if (st.student_id, a) in graded and st.student_id not in manifests[a]["students"]]
         if by_hand:

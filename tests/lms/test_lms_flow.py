@@ -13,7 +13,9 @@ from autograder.lms.export import export
 from autograder.lms.roster import Roster
 from autograder.sandbox import sandbox_available
 from tests.conftest import SAMPLE_CLASS_LIMITS
-from tests.lms.downloads import A05
+from tests.lms.downloads import A05, sample, write_zip
+
+T_LATER = (2026, 3, 9, 9, 0, 0)
 
 
 def _column(path, key_col: int, value_col: int, skip: int = 1) -> dict[str, str]:
@@ -63,3 +65,11 @@ def test_canvas_and_moodle_downloads_are_graded_and_exported(tmp_path, canvas_zi
         else:
             assert [n.split("/")[0] for n in names] == [f"{n}_assignsubmission_file_" for n in
                                                         ("Ana Silva_301", "Bruno Pereira_302", "Chen Wong_303")]
+
+    # A week later, a late download replaces chen's notebook; exporting before grading it again
+    # would send the earlier notebook's score: the export says so, for chen only.
+    late = write_zip(tmp_path / "late.zip", [(f"wongchen_LATE_1003_5590_{A05}.ipynb", sample("ana"), T_LATER)])
+    collect(A05, late, roster, tmp_path / "canvas" / "submitted", tmp_path / "canvas" / "collected")
+    done = export(roster, tmp_path / "canvas" / "exports", collected=tmp_path / "canvas" / "collected", **graded)
+    stale = [w for w in done.warnings if "collected again" in w]
+    assert len(stale) == 1 and stale[0].startswith(f"chen/{A05}") and "--student chen" in stale[0], done.warnings
