@@ -50,3 +50,21 @@ def sample_class_graded(tmp_path_factory):
         rows = list(csv.DictReader(fh))
     return {"out": out, "results": {(r["student"], r["assignment"]): r for r in results}, "grades": rows,
             "args": args, "limits": list(SAMPLE_CLASS_LIMITS)}
+
+
+@pytest.fixture(scope="module")
+def pg():
+    """A throwaway PostgreSQL server on loopback (tests/cluster/pgserver.py), with an empty gradebook database;
+    stopped and deleted after the module. Skipped where PostgreSQL is missing, failed where it is required (CI)."""
+    from tests.cluster.pgserver import PgServer, PgUnavailable
+    from tests.sandbox.probe_assignment import need_postgres, required
+
+    need_postgres()
+    try:
+        server = PgServer().start()
+    except PgUnavailable as err:
+        if required():
+            pytest.fail(str(err))
+        pytest.skip(str(err))
+    yield server
+    server.stop()

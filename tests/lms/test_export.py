@@ -138,23 +138,6 @@ def _main(capsys, *args) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.fixture(scope="module")
-def pg():
-    """A throwaway PostgreSQL server on loopback (tests/cluster/pgserver.py), stopped after the module."""
-    from tests.cluster.pgserver import PgServer, PgUnavailable
-    from tests.sandbox.probe_assignment import need_postgres, required
-
-    need_postgres()
-    try:
-        server = PgServer().start()
-    except PgUnavailable as err:
-        if required():
-            pytest.fail(str(err))
-        pytest.skip(str(err))
-    yield server
-    server.stop()
-
-
 def test_db_url_is_read_as_make_grade_reads_it(monkeypatch, tmp_path, roster_csv):
     """--db takes the URL `make grade --db` takes, through the same gradebook_url; it wins over --out's SQLite file."""
     from autograder.lms import export as export_module
