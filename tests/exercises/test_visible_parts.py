@@ -64,13 +64,15 @@ def part_of(nb, answer_id: str):
 
 
 def test_there_are_visible_catalogues():
-    """Exercise 07's practice parts have catalogues under visible/: debug_tool_loop (Part A) 8+ wrong and
-    2+ right, write_with_key (Part C) 5+ wrong and 2+ right."""
+    """Practice parts have catalogues under visible/: exercise 04's lookup_country (Part B) 4+ wrong and 2+
+    right; exercise 07's debug_tool_loop (Part A) 8+ wrong and 2+ right, write_with_key (Part C) 5+ wrong
+    and 2+ right."""
     counts: dict[str, dict[str, int]] = {}
     for p in ENTRIES:
         v = Variant.load(p)
         counts.setdefault(f"{p.parent.parent.name}/{v.cell}", {"wrong": 0, "right": 0})[v.kind] += 1
-    for cell, least in [("07_safe_agent_loop/debug_tool_loop_answer", 8), ("07_safe_agent_loop/write_with_key_answer", 5)]:
+    for cell, least in [("04_validate_then_execute/lookup_country_answer", 4),
+                        ("07_safe_agent_loop/debug_tool_loop_answer", 8), ("07_safe_agent_loop/write_with_key_answer", 5)]:
         n = counts.get(cell, {"wrong": 0, "right": 0})
         assert n["wrong"] >= least and n["right"] >= 2, f"{cell}: {n}"
 
@@ -118,8 +120,9 @@ def progress(request):
 @pytest.mark.slow
 @pytest.mark.parametrize(("path", "edition"), CASES)
 def test_visible_tests_prove_the_entry(progress, path, edition):
-    """Wrong: its part is not "done" and a failing test names the mistake. Right: its part is "done".
-    In both editions: the Spanish notebook's failing message names the mistake in Spanish."""
+    """Wrong: its part is not "done", a failing test names the mistake, and every failing test says what is
+    wrong in its own words (an AssertionError, not a traceback from the learner's code). Right: its part is
+    "done". In both editions: the Spanish notebook's failing message names the mistake in Spanish."""
     variant, title, row = progress(path=path, edition=edition)
     report = "\n".join(f"  {t.name}: {'pass' if t.passed else t.error}" for t in row.tests)
     assert row.total, f"{title}: no visible test ran"
@@ -127,6 +130,8 @@ def test_visible_tests_prove_the_entry(progress, path, edition):
         assert row.status == "done", f"{path.name} is right, but {title} is {row.status} ({row.passed}/{row.total}):\n{report}"
     else:
         assert row.status != "done" and row.failing, f"{path.name} ({variant.mistake}) passes every visible test:\n{report}"
+        raw = [f"{t.name}: {t.error}" for t in row.failing if not t.error.startswith("AssertionError")]
+        assert not raw, f"{path.name} ({variant.mistake}): these tests fail with a raw error, not a message:\n" + "\n".join(raw)
         errors = " ".join(t.error for t in row.failing).lower()
         assert variant.expect.lower() in errors, (
             f"{path.name} ({variant.mistake}) fails, but no failing test names {variant.expect!r}:\n{report}")

@@ -1,7 +1,7 @@
 # cell: write_with_key_answer
-# mistake: sleeps after the last attempt too
-# expect: never wait after the last attempt
-# expect-es: nunca esperes después del último intento
+# mistake: sleeps after the last attempt too, then falls off the loop and returns None
+# expect: does one path end without a return?
+# expect-es: ¿alguno termina sin return?
 import uuid
 
 from toolfaults.idempotency import idempotent_write_tool
