@@ -62,6 +62,7 @@ GRACE = 20.0  # seconds the whole run may take beyond the notebook's time limit 
 DIFFERS = "cleanroom_differs"
 CHANGED = "cleanroom_changed"
 UNFINISHED = "cleanroom_unfinished"
+CHANNEL = "cleanroom_channel"  # the notebook wrote to, or kept results from, the runner's results channel
 
 
 @dataclass
@@ -83,6 +84,16 @@ class CleanRun:
     complete: bool = False
     reason: str = ""  # why the run did not complete
     seconds: float = 0.0
+    planned: list[str] = field(default_factory=list)  # the tests the runner was asked to run
+    order: list[str] = field(default_factory=list)  # per cell of the plan: its test id, or "" for another cell
+    stopped: bool = False  # the notebook's time limit ended the run: the later tests were not run
+    damaged: list[str] = field(default_factory=list)  # what was wrong with the results channel
+
+    def missing(self) -> list[str]:
+        """Planned tests a complete run did not report: its results channel was interfered with."""
+        if not self.complete or self.stopped:
+            return []
+        return [gid for gid in self.planned if gid not in self.tests]
 
 
 # -- what to run --------------------------------------------------------------------------
@@ -292,7 +303,8 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
     modules, names = imports(cells)
     payload = json.dumps({"token": token, "cells": cells, "watch": modules, "names": names,
                           "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout})
-    outcome = CleanRun()
+    outcome = CleanRun(planned=[c["id"] for c in cells if c["kind"] == "test"],
+                       order=[c["id"] if c["kind"] == "test" else "" for c in cells])
     try:
         proc = subprocess.Popen(command(Path(workdir), options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, cwd=workdir, env=_environment(options),
@@ -357,21 +369,63 @@ def _talk(proc: subprocess.Popen, payload: bytes, deadline_s: float) -> tuple[by
 
 
 def _read(data: bytes, token: str, outcome: CleanRun) -> None:
+    """Read the runner's lines into ``outcome``.
+
+    Only the runner writes to this pipe, one well-formed line per message: each cell's start
+    in order, each test's result once and while that test's cell runs, nothing after "done".
+    Anything else (a line without the token, one that does not parse, cells out of order, a
+    result for a test that was not running or reported twice, a line after "done") means the
+    notebook's code wrote to the channel: it is recorded in ``outcome.damaged``; of a test
+    reported twice, a failure wins.
+    """
     prefix = token.encode()
-    for line in data.split(b"\n"):
-        if not line.startswith(prefix):
-            continue
-        try:
-            msg = json.loads(line[len(prefix):])
-        except ValueError:
+    current = -1  # the cell running now
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the newline that ends the last line
+    damaged = outcome.damaged
+
+    def damage(what: str) -> None:
+        if what not in damaged and len(damaged) < 10:
+            damaged.append(what)
+
+    for number, line in enumerate(lines, 1):
+        if outcome.complete:
+            damage("a line came after the run's end")
+            break
+        msg = None
+        if line.startswith(prefix):
+            try:
+                msg = ast.literal_eval(line[len(prefix):].decode("utf-8", "replace"))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                msg = None
+        if not isinstance(msg, dict):
+            if number < len(lines) or data.endswith(b"\n"):  # not the last line cut short by a stop
+                damage("a line that is not the runner's")
             continue
         kind = msg.get("kind")
-        if kind == "test" and msg.get("id") not in outcome.tests:
-            outcome.tests[msg["id"]] = CleanTest(msg["id"], bool(msg.get("passed")), str(msg.get("message", "")),
-                                                 [str(w) for w in msg.get("what", [])])
+        if kind == "cell":
+            if msg.get("index") != current + 1:
+                damage("the cells were reported out of order")
+            current = msg.get("index") if isinstance(msg.get("index"), int) else current
+        elif kind == "test":
+            gid = str(msg.get("id"))
+            if not (0 <= current < len(outcome.order) and outcome.order[current] == gid):
+                damage(f"a result for the test {gid} came while it was not running")
+                continue  # not the runner's: ignored
+            test = CleanTest(gid, msg.get("passed") is True, str(msg.get("message", "")),
+                             [str(w) for w in msg.get("what", [])])
+            earlier = outcome.tests.get(gid)
+            if earlier is not None:  # the runner reports a test once: one report is forged; a failure wins
+                damage(f"the test {gid} was reported twice")
+                if earlier.passed and not test.passed:
+                    outcome.tests[gid] = test
+                continue
+            outcome.tests[gid] = test
         elif kind == "finding":
             outcome.changed += [str(w) for w in msg.get("what", []) if str(w) not in outcome.changed]
         elif kind == "stopped":
+            outcome.stopped = True
             outcome.reason = "the notebook used up its time limit in the clean run"
         elif kind == "done":
             outcome.complete = True
@@ -454,6 +508,10 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
 
     clean = {gid: t for r in runs.values() for gid, t in r.tests.items()}
     notebook_of = {gid: name for name, r in runs.items() for gid in r.tests}
+    for name, r in runs.items():  # a complete run that did not report a test: it counts as failed there
+        for gid in r.missing():
+            clean[gid] = CleanTest(gid, False, "This test gave no result when re-run in a clean Python process.")
+            notebook_of[gid] = name
     lowered, raised, cells = [], [], []
     for test in result.tests:
         other = clean.get(test.grade_id)
@@ -490,6 +548,13 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
                            f"{'fallaron' if len(raised) != 1 else 'falló'} en el kernel del notebook pero "
                            f"{'pasaron' if len(raised) != 1 else 'pasó'} en un proceso de Python limpio "
                            f"({_plain(raised, 3, MORE_ES)}); se conservó el resultado del kernel")
+    damaged = sorted({d for r in runs.values() for d in r.damaged}
+                     | {f"no result for {len(r.missing())} test(s)" for r in runs.values() if r.missing()})
+    if damaged:
+        result.add(CHANNEL, "the clean Python process's results were interfered with by the submission's code "
+                            f"({_plain(damaged)}); a test with no clean result scored 0", True,
+                   "el código de la entrega interfirió con los resultados del proceso de Python limpio "
+                   f"({_plain(damaged, more=MORE_ES)}); un test sin resultado limpio obtuvo 0")
     unfinished = [r.reason for r in runs.values() if not r.complete and r.reason]
     if unfinished:
         result.add(UNFINISHED, f"the tests could not all be re-run in a clean Python process ({unfinished[0]}); "

@@ -8,12 +8,13 @@ visible. It reads one JSON payload on stdin::
      "watch": ["toolfaults.clock", ...], "names": [["toolfaults.tools", "flaky_tool"], ...],
      "cell_timeout": 30, "notebook_timeout": 120}
 
-and writes JSON lines, each prefixed with the token, on a private copy of its stdout
-(the notebook's own prints go to /dev/null)::
+and writes one line per message, each the token then a Python literal (a dict), on a
+private copy of its stdout (the notebook's own prints go to /dev/null)::
 
     {"kind": "ready"}
+    {"kind": "cell", "index": 0}                                        # before each cell
     {"kind": "finding", "cell": 3, "when": "before", "what": ["..."]}      # what was put back
-    {"kind": "test", "id": "...", "passed": true, "message": "", "what": [...]}
+    {"kind": "test", "id": "...", "passed": True, "message": "", "what": [...]}
     {"kind": "done"}
 
 Before any notebook code runs, it imports every module the tests import and takes a
@@ -55,7 +56,7 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    channel = os.dup(1)
     payload = json.loads(sys.stdin.read())
     try:
         import resource
@@ -68,12 +69,14 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    dumps = json.dumps
 
-    def send(kind, **data):
+    def send(kind, _token=token, _fd=channel, _write=os.write, _repr=repr, **data):
+        # One line per message, as a Python literal: repr of plain dicts, lists, str and bool is
+        # C code that the notebook cannot patch (json's shared encoder is an object it could).
         data["kind"] = kind
-        channel.write(token + dumps(data) + "\n")
-        channel.flush()
+        line = (_token + _repr(data) + "\n").encode("utf-8", "backslashreplace")
+        while line:
+            line = line[_write(_fd, line):]
 
     # -- what the tests rely on: import it all first ------------------------------------
     always = ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math"]
@@ -328,6 +331,7 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     _max, _min, _BaseException = max, min, BaseException
     send("ready")
     for index, cell in enumerate(payload["cells"]):
+        send("cell", index=index)
         started = clock()
         limit = _max(0.5, _min(cell_timeout, left))
         if cell["kind"] == "test":
@@ -391,7 +395,7 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
             break
     check()
     send("done")
-    channel.close()
+    os.close(channel)
     os._exit(0)
 
 

@@ -36,6 +36,7 @@ CATEGORIES = {
     "test_tools": "changes a module or class the tests use",
     "dynamic": "runs code built from text",
     "signals": "changes the handling of signals and timers",
+    "identity": "makes objects lie about their class or about what they equal",
 }
 CATEGORIES_ES = {  # the same, for the feedback of a Spanish-edition submission
     "kernel": "accede a la maquinaria del kernel del notebook",
@@ -48,6 +49,7 @@ CATEGORIES_ES = {  # the same, for the feedback of a Spanish-edition submission
     "test_tools": "cambia un módulo o una clase que usan los tests",
     "dynamic": "ejecuta código construido a partir de texto",
     "signals": "cambia el manejo de señales y temporizadores",
+    "identity": "hace que los objetos mientan sobre su clase o sobre a qué son iguales",
 }
 
 # IPython magics an honest notebook may use (as IPython rewrites them: run_line_magic("time", ...)).
@@ -85,6 +87,67 @@ ALLOWED_IMPORTS = ("IPython.display", "IPython.core.display")
 TEST_MODULES = ("toolfaults", "unittest", "mock", "time", "random", "threading", "json", "math", "langchain_core",
                 "pydantic", "builtins")
 DYNAMIC = {"exec", "eval", "compile", "__import__"}
+# Comparisons an object answers itself: defined to return a constant, they make any check pass.
+COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__",
+               "__instancecheck__", "__subclasscheck__"}
+ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}
+
+
+def folded(node: ast.AST) -> str | None:
+    """The text an expression always has when it is built from literals: ``"ast_" + "transformers"``,
+    ``f"{'_get'}frame"``, ``"".join(["g", "c"])``, ``"%s" % "x"``; ``None`` for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp):
+        left, right = folded(node.left), folded(node.right)
+        if isinstance(node.op, ast.Add) and left is not None and right is not None:
+            return left + right
+        if isinstance(node.op, ast.Mod) and left is not None and right is not None:
+            try:
+                return left % right
+            except (TypeError, ValueError):
+                return None
+        return None
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            part = folded(value.value) if isinstance(value, ast.FormattedValue) else folded(value)
+            if part is None:
+                return None
+            parts.append(part)
+        return "".join(parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        base = folded(node.func.value)
+        if base is None:
+            return None
+        if node.func.attr == "join" and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            items = [folded(e) for e in node.args[0].elts]
+            return None if None in items else base.join(items)
+        if node.func.attr == "format":
+            args = [folded(a) for a in node.args]
+            if None in args:
+                return None
+            try:
+                return base.format(*args)
+            except (IndexError, KeyError, ValueError):
+                return None
+        if node.func.attr in ("lower", "upper", "strip") and not node.args:
+            return getattr(base, node.func.attr)()
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        base = folded(node.value)
+        bounds = []
+        for b in (node.slice.lower, node.slice.upper, node.slice.step):
+            if b is None:
+                bounds.append(None)
+            elif isinstance(b, ast.Constant) and isinstance(b.value, int):
+                bounds.append(b.value)
+            elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant) \
+                    and isinstance(b.operand.value, int):
+                bounds.append(-b.operand.value)
+            else:
+                return None
+        return None if base is None or bounds[2] == 0 else base[slice(*bounds)]
+    return None
 BUILTIN_NAMES = {n for n in dir(builtins) if not n.startswith("_")}
 
 
@@ -138,6 +201,8 @@ class _Visitor(ast.NodeVisitor):
             or (isinstance(base, ast.Name) and base.id in self.shells)
         if shell and node.attr not in MAGIC_CALLS:
             self.hit(node, "kernel")
+        if isinstance(node.ctx, ast.Store) and (node.attr == "__class__" or node.attr in COMPARISONS):
+            self.hit(node, "identity")  # obj.__class__ = ..., Cls.__eq__ = ...: objects that lie
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             root = node.value
             while isinstance(root, ast.Attribute):
@@ -155,14 +220,59 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(node.value, str) and node.value in NAMES:
             self.hit(node, NAMES[node.value])
 
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if node.name in COMPARISONS and _answers_a_constant(node.body):
+            self.hit(node, "identity")
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for item in node.body:  # __eq__ = lambda self, other: True, or = a function defined elsewhere
+            if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id in COMPARISONS
+                                                    for t in item.targets):
+                value = item.value
+                if not (isinstance(value, ast.Lambda) and not isinstance(value.body, ast.Constant)):
+                    self.hit(item, "identity")
+        self.generic_visit(node)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        if any(folded(k) in COMPARISONS for k in node.keys if k is not None):
+            self.hit(node, "identity")  # the members of a class made with type(...)
+        self.generic_visit(node)
+
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "get_ipython":
             self.shells.update(t.id for t in node.targets if isinstance(t, ast.Name))
         self.generic_visit(node)
 
+    def _is_shell(self, node: ast.AST) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "get_ipython") \
+            or (isinstance(node, ast.Name) and node.id in self.shells)
+
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if called in ATTRIBUTE_FUNCTIONS and len(node.args) >= 2:
+            # getattr(x, "ast_" + "transformers"): a name built from pieces is read as the name it spells
+            name = folded(node.args[1])
+            if name is not None and not isinstance(node.args[1], ast.Constant):
+                self.hit(node, NAMES.get(name))
+            if self._is_shell(node.args[0]) and (name is None or name not in MAGIC_CALLS):
+                self.hit(node, "kernel")
+            if called == "setattr" and (name == "__class__" or name in COMPARISONS):
+                self.hit(node, "identity")
+        if called == "__setattr__" and any(folded(a) == "__class__" or folded(a) in COMPARISONS for a in node.args):
+            self.hit(node, "identity")  # object.__setattr__(obj, "__class__", ...)
+        if called == "import_module" and node.args:
+            module = folded(node.args[0])
+            if module is None:
+                self.hit(node, "imports")  # a module whose name is computed
+            else:
+                self.hit(node, MODULES.get(module.split(".")[0]) or MODULES.get(module))
+        if called == "type" and isinstance(func, ast.Name) and len(node.args) == 3:
+            self.hit(node, "identity")  # a class made on the fly: type(name, bases, members)
         if isinstance(func, ast.Name):
             if func.id in DYNAMIC:
                 self.hit(node, "dynamic")
@@ -178,6 +288,13 @@ class _Visitor(ast.NodeVisitor):
             if func.attr == "start" and isinstance(func.value, ast.Call):  # mock.patch(...).start()
                 self.hit(node, "test_tools")
         self.generic_visit(node)
+
+
+def _answers_a_constant(body: list[ast.stmt]) -> bool:
+    """A function body that, docstring aside, only returns a literal (``return True``)."""
+    statements = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return len(statements) == 1 and isinstance(statements[0], ast.Return) \
+        and isinstance(statements[0].value, ast.Constant)
 
 
 def _top_level_builtin_shadows(tree: ast.Module) -> list[tuple[int, str]]:

@@ -117,11 +117,11 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
 @pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignment):
     """The clean room and the scan (autograder.crosscheck) flag none of the solution, stub, right or wrong answers."""
-    from autograder.cleanroom import CHANGED, DIFFERS, UNFINISHED
+    from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, UNFINISHED
     from autograder.scan import SUSPICIOUS
 
     for name, verdict in verdicts(assignment).items():
-        ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, DIFFERS, UNFINISHED, SUSPICIOUS)]
+        ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, CHANNEL, DIFFERS, UNFINISHED, SUSPICIOUS)]
         assert not ours, f"{assignment}/{name}: {ours}"
 
 

@@ -17,6 +17,7 @@ MODULES = [
     "toolfaults.live",
     "toolfaults.standin",
     "toolfaults.contract",
+    "toolfaults.plain",
 ]
 
 

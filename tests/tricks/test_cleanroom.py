@@ -202,3 +202,86 @@ def test_the_plan_leaves_out_what_the_kernel_gave_up_on():
         cell("test", "t_loops", "assert f() == 1", CELL_TIMEOUT),
         cell("test", "t_not_run", "assert f() == 1", NOT_RUN),
     ) == ["answer"]
+
+
+# -- the results channel: only the runner writes to it, once per test ------------------------
+FAKE = "def double(x):\n    return 0\n"  # fails TEST
+
+
+def _compare(done: cleanroom.CleanRun, *ids: str):
+    """The kernel's result for a fake that passed every test there (a kernel trick), folded with ``done``."""
+    from autograder.results import SubmissionResult, TestResult
+
+    result = SubmissionResult("s", "a", 2.0 * len(ids), 2.0 * len(ids),
+                              tests=[TestResult(i, i, 2.0, 2.0, True) for i in ids])
+    cleanroom.compare(result, {"nb": done})
+    return result
+
+
+def test_results_forged_in_the_runner_s_own_format_are_damage_and_the_real_failure_still_counts(tmp_path):
+    """The notebook finds the runner's send() (here through gc, as a trick could) and reports its test passed
+    before the test runs: that report is not the runner's, the runner's own failure counts, and the
+    submission needs attention."""
+    forge = FAKE + ("import gc\nfor _o in gc.get_objects():\n"
+                    "    if getattr(_o, '__qualname__', '') == '_cleanroom.<locals>.send':\n"
+                    "        _o('test', id='test_0', passed=True, message='', what=[])\n")
+    done = run(forge, TEST, tmp_path=tmp_path)
+    assert done.complete and "a result for the test test_0 came while it was not running" in done.damaged
+    result = _compare(done, "test_0")
+    assert result.score == 0.0, "the runner's own failing report for the test is what counts"
+    assert any(p.kind == cleanroom.CHANNEL and p.attention for p in result.problems), result.problems
+
+
+def test_json_s_shared_encoder_cannot_rewrite_the_results(tmp_path):
+    """The runner does not write through json: a notebook that replaces json's default encoder changes nothing."""
+    hijack = FAKE + ("import json\n_e = json._default_encoder\n_o = type(_e).encode\n"
+                     "def _enc(obj, _o=_o, _e=_e):\n"
+                     "    if isinstance(obj, dict) and obj.get('kind') == 'test':\n"
+                     "        obj = dict(obj, passed=True, message='')\n"
+                     "    return _o(_e, obj)\n_e.encode = _enc\n")
+    done = run(hijack, TEST, tmp_path=tmp_path)
+    assert done.complete and not done.tests["test_0"].passed
+
+
+def test_bytes_written_into_the_channel_are_damage_and_a_lost_result_scores_zero(tmp_path):
+    """The notebook writes into the runner's pipe so that a result line no longer parses: the test has no clean
+    result, so it counts as failed there, and the submission needs attention."""
+    smudge = ("import os, stat\n_p = [fd for fd in range(3, 64) if _isfifo(fd)]\n"
+              "def double(x):\n    for fd in _p:\n        os.write(fd, b'#')\n    return 0\n")
+    setup = ("import os, stat\ndef _isfifo(fd):\n    try:\n        return stat.S_ISFIFO(os.fstat(fd).st_mode)\n"
+             "    except OSError:\n        return False\n")
+    done = run(smudge, TEST, tmp_path=tmp_path, setup=setup)
+    assert done.complete and done.damaged and done.missing() == ["test_0"]
+    result = _compare(done, "test_0")
+    assert result.score == 0.0 and result.tests[0].message.startswith("This test gave no result")
+    assert any(p.kind == cleanroom.CHANNEL and p.attention for p in result.problems), result.problems
+
+
+def test_an_honest_run_has_an_intact_channel(tmp_path):
+    done = run(HONEST, TEST, "assert double(3) == 6", tmp_path=tmp_path)
+    assert done.complete and not done.damaged and not done.missing()
+    result = _compare(done, "test_0", "test_1")
+    assert result.score == 4.0 and not result.problems
+
+
+def test_a_run_stopped_by_its_time_limit_is_not_damage(tmp_path):
+    """Tests after the notebook's time limit were not run: that is "unfinished", never "interfered with"."""
+    slow = HONEST + "import time\n"
+    options = cleanroom.Settings(sandboxed=False, cell_timeout=5, notebook_timeout=1)
+    done = run(slow, "import time\nwhile True: pass", TEST, tmp_path=tmp_path, options=options)
+    assert done.stopped and not done.missing() and not done.damaged
+
+
+def test_a_whole_forged_run_that_ends_itself_scores_zero(tmp_path):
+    """The notebook reports every test passed and the run done, then exits before any test runs: no result
+    came from a running test, so each counts as failed, and the submission needs attention."""
+    forge = FAKE + ("import gc, os\nfor _o in gc.get_objects():\n"
+                    "    if getattr(_o, '__qualname__', '') == '_cleanroom.<locals>.send':\n"
+                    "        _o('test', id='test_0', passed=True, message='', what=[])\n"
+                    "        _o('test', id='test_1', passed=True, message='', what=[])\n"
+                    "        _o('done')\n        os._exit(0)\n")
+    done = run(forge, TEST, "assert double(3) == 6", tmp_path=tmp_path)
+    assert done.complete and done.missing() == ["test_0", "test_1"]
+    result = _compare(done, "test_0", "test_1")
+    assert result.score == 0.0
+    assert any(p.kind == cleanroom.CHANNEL and p.attention for p in result.problems), result.problems

@@ -66,3 +66,35 @@ def test_the_report_names_the_kind_and_place_not_the_trick():
     text = result.problems[0].text
     assert result.problems[0].kind == SUSPICIOUS and "answer_cell line 2" in text and "kernel's machinery" in text
     assert "transformer" not in text and "get_ipython" not in text
+
+
+@pytest.mark.parametrize(("code", "category"), [
+    # names built from pieces read as the names they spell
+    ("getattr(get_ipython(), 'ast_' + 'transformers').append(object())", "kernel"),
+    ("s = get_ipython()\ngetattr(s, f\"{'input_'}transformers_post\").append(f)", "kernel"),
+    ("import sys\nf = getattr(sys, '_get' + 'frame')(0)", "frames"),
+    ("v = getattr(frame, ''.join(['f_lo', 'cals']))", "frames"),
+    ("import importlib\ngc = importlib.import_module('g' + 'c')", "frames"),
+    ("import importlib\nm = importlib.import_module(name)", "imports"),
+    ("getattr(get_ipython(), name)", "kernel"),
+    # objects that lie about what they are or equal
+    ("tool.__class__ = Liar", "identity"),
+    ("setattr(tool, '__cl' + 'ass__', Liar)", "identity"),
+    ("object.__setattr__(tool, '__class__', Liar)", "identity"),
+    ("class Int(int):\n    pass\nInt.__eq__ = yes", "identity"),
+    ("setattr(Int, '__eq__', yes)", "identity"),
+    ("Int = type('Int', (int,), {'__eq__': yes})", "identity"),
+    ("class Yes(str):\n    def __eq__(self, other):\n        return True", "identity"),
+    ("class Yes(int):\n    __eq__ = lambda self, other: True", "identity"),
+    ("class Any:\n    def __contains__(self, item):\n        '''Everything.'''\n        return True", "identity"),
+])
+def test_obfuscated_names_and_lying_objects(code, category):
+    assert category in {f.category for f in scan_source(code, "answer")}
+
+
+def test_honest_comparisons_and_attribute_lookups_are_not_flagged():
+    code = ("import dataclasses\n@dataclasses.dataclass\nclass Reply:\n    text: str\n"
+            "    def __eq__(self, other):\n        return isinstance(other, Reply) and other.text == self.text\n"
+            "code = getattr(err, 'status_' + 'code', None)\nname = err.__class__.__name__\n"
+            "kind = type(err).__name__\nfor key in ('status_code', 'status'):\n    v = getattr(err, key, None)\n")
+    assert scan_source(code, "answer") == []

@@ -14,13 +14,13 @@ import html
 import pytest
 
 from autograder import feedback
-from autograder.cleanroom import CHANGED, DIFFERS, UNFINISHED
+from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, UNFINISHED
 from autograder.scan import SUSPICIOUS
 from autograder.tricks import Outcome, load_tricks, prove
 
 TRICKS = load_tricks()
 NAMES = [t.name for t in TRICKS]
-OURS = (CHANGED, DIFFERS, UNFINISHED, SUSPICIOUS)
+OURS = (CHANGED, CHANNEL, DIFFERS, UNFINISHED, SUSPICIOUS)
 # Words that would tell a learner how a trick works; the feedback must not use them.
 TEACHING = ("transformer", "get_ipython", "settrace", "setprofile", "set_custom_exc", "run_cell", "_getframe",
             "f_trace", "events.register", "__builtins__", "builtins.")
