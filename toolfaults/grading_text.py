@@ -96,6 +96,8 @@ def names_error(message: object, error: BaseException) -> bool:
     False
     >>> names_error("Error de conexión tras 3 intentos.", ConnectionError("host unreachable"))
     True
+    >>> names_error("web_search: the connection failed, 3 attempts in a row.", ConnectionError("reset"))
+    True
     """
     text = _text(message)
     kind = type(error).__name__
@@ -103,11 +105,27 @@ def names_error(message: object, error: BaseException) -> bool:
     detail = _plain(str(error).strip().strip("'\"").lower())
     if kind.lower() in text or spaced in text or bool(detail and detail in text):
         return True
-    return any(re.search(_KINDS_ES[k.__name__], text) for k in type(error).__mro__ if k.__name__ in _KINDS_ES)
+    return any(re.search(kinds[k.__name__], text) for kinds in (_KINDS, _KINDS_ES)
+               for k in type(error).__mro__ if k.__name__ in kinds)
 
 
-# How a Spanish message names a kind of error ("error de conexión" for ConnectionError); a message may
-# name the error's own class or any listed class it derives from ("error de conexión" for ConnectionResetError).
+# How a message names a kind of error in plain words ("the connection failed" for ConnectionError,
+# "error de conexión" in Spanish); a message may name the error's own class or any listed class it
+# derives from ("connection reset" for ConnectionResetError, or "the connection failed").
+_KINDS = {
+    "ConnectionRefusedError": r"connection (was )?refused|refused (the|a|our) connection",
+    "ConnectionResetError": r"connection (was )?(reset|dropped|closed)",
+    "ConnectionError": r"connection (failed|failure|error|problem|lost|broke)|(could not|couldn't|cannot|can't|unable to) "
+                       r"(connect|reach)|(failed|unable) to connect|no connection|(lost|lost the|dropped the) connection"
+                       r"|(host|server|service|api|endpoint) (is |was )?unreachable",
+    "TimeoutError": r"timed? ?out|time ?out|took too long|did not (answer|respond|reply) in time|deadline",
+    "FileNotFoundError": r"(file|path) (was )?not found|no such file|(file|path) (does not|doesn't) exist|missing file",
+    "PermissionError": r"permission|not (allowed|permitted)|access (is |was )?denied|forbidden",
+    "KeyError": r"\bkey\b",
+    "ZeroDivisionError": r"divi(de|sion|ded) by zero",
+    "ValueError": r"(bad|invalid|wrong) value|value (error|is (not valid|invalid|wrong))",
+    "TypeError": r"(bad|invalid|wrong) type|type (error|mismatch)",
+}
 _KINDS_ES = {
     "ConnectionRefusedError": r"conexion rechazada",
     "ConnectionResetError": r"conexion (reiniciada|restablecida|cortada|cerrada)",
@@ -184,7 +202,40 @@ def says_when_to_retry(message: object, seconds: float) -> bool:
 
 
 _FAILED_ES = (r"(fall|no (esta|estan|estaba|estaban) disponible|no disponible|caid|caer|error|inaccesible|inalcanzable|"
-              r"no (pud|se pud|pued|respond|contest|funcion|dio|dieron)|sin respuesta|agot|rechaz|me rendi|se rindi)")
+              r"no (pud|se pud|pued|respond|contest|funcion|dio|dieron)|sin respuesta|agot|rechaz|me rendi|se rindi|"
+              r"sin exito|fracas|excepcion|lanz)")
+# English words for a source that did not answer ("failed", "raised an exception", "timed out"...).
+_FAILED = (r"(fail|unavailable|down\b|error|unreachable|could ?n[o']t|can't|can ?not|did ?n[o']t|no answer|gave up|broke|"
+           r"timed out|refused|raised|threw|thrown|exception|unsuccessful|without success|exhausted)")
+# "none of them", "none worked", "nobody answered": no source gave an answer.
+_NONE_ANSWERED = (r"\bnone (of\b|(of them |at all )?(worked|answered|responded|replied|succeeded|helped|returned|gave|came back|"
+                  r"could|did|was|were|is|are)\b)")
+_ALL_FAILED = [
+    rf"\b(all|every|each)\b{_SAME_SENTENCE}{_FAILED}",
+    rf"{_FAILED}{_SAME_SENTENCE}\b(all|every|each)\b",
+    _NONE_ANSWERED,
+    r"\bnobody\b",
+    r"\bno (single )?(source|sources|one|provider|providers|backend|backends|fallback)\b",
+    r"\bnot (a single|one) (source|of)",
+    r"\bno (answer|result|data)\b",
+    r"\bnothing (answered|worked|came back|succeeded)\b",
+    rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
+    r"\b(fallback chain|chain|fallbacks|sources|options|alternatives)( is| are| was| were| has been| have been| got)?( all)? exhausted\b",
+    r"\bran out of (sources|fallbacks|options|alternatives)\b",
+]
+_ALL_FAILED_ES = [
+    # "todas las fuentes fallaron", "fallaron todas", "ninguna fuente respondió", "se probaron todas sin éxito"...
+    rf"\b(todas?|todos?|cada)\b{_SAME_SENTENCE}{_FAILED_ES}",
+    rf"{_FAILED_ES}{_SAME_SENTENCE}\b(todas?|todos?|cada una|cada uno)\b",
+    # Not a list that is empty ("Fuentes fallidas: ninguna."), which is a success.
+    r"(?<!: )\bningun[oa]?\b(?! (aviso|problema|error|fallo)\b)", r": ningun[oa]?\b(?=\s*\w)",
+    rf"{_FAILED_ES}{_SAME_SENTENCE}\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer)",
+    rf"\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer){_SAME_SENTENCE}{_FAILED_ES}",
+    r"\bno (hay|hubo|se obtuvo|obtuve|obtuvimos|tengo|tenemos|se pudo obtener|pude obtener) (ninguna |una )?(respuesta|resultado|dato)",
+    r"\bsin (respuesta|resultados?|datos)\b",
+    r"\bnada (respondio|funciono|contesto)\b",
+    r"\bnadie (respondio|contesto)\b",
+]
 
 
 def says_all_failed(message: object) -> bool:
@@ -195,53 +246,76 @@ def says_all_failed(message: object) -> bool:
     >>> [says_all_failed(m) for m in ("Fallaron todas las fuentes.", "Ninguna fuente respondió.", "Falló mirror_api.")]
     [True, True, False]
     """
-    text = _text(message)
-    failed = r"(fail|unavailable|down\b|error|unreachable|could ?n[o']t|can't|can ?not|did ?n[o']t|no answer|gave up|broke|timed out|refused)"
-    return _any(text, [
-        rf"\b(all|every|each)\b{_SAME_SENTENCE}{failed}",
-        rf"{failed}{_SAME_SENTENCE}\b(all|every|each)\b",
-        r"\bnone of\b",
-        r"\bno (single )?(source|sources|one|provider|providers|backend|backends|fallback)\b",
-        r"\bnot (a single|one) (source|of)",
-        r"\bno (answer|result|data)\b",
-        r"\bnothing (answered|worked)\b",
-        rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
-        # Spanish: "todas las fuentes fallaron", "fallaron todas", "ninguna fuente respondió"...
-        rf"\b(todas?|todos?|cada)\b{_SAME_SENTENCE}{_FAILED_ES}",
-        rf"{_FAILED_ES}{_SAME_SENTENCE}\b(todas?|todos?|cada una|cada uno)\b",
-        r"\bningun[oa]?\b(?! (aviso|problema|error|fallo)\b)",
-        rf"{_FAILED_ES}{_SAME_SENTENCE}\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer)",
-        rf"\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer){_SAME_SENTENCE}{_FAILED_ES}",
-        r"\bno (hay|hubo|se obtuvo|obtuve|obtuvimos|tengo|tenemos|se pudo obtener|pude obtener) (ninguna |una )?(respuesta|resultado|dato)",
-        r"\bsin (respuesta|resultados?|datos)\b",
-        r"\bnada (respondio|funciono|contesto)\b",
-    ])
+    return _any(_text(message), _ALL_FAILED + _ALL_FAILED_ES)
+
+
+# "may be old", "possibly outdated", "might not be current", "cached": the answer may no longer be true.
+_OLD = r"(old|older|obsolete|expired|dated|outdated|stale|out[ -]of[ -]date|earlier|previous)"
+_STALE = [
+    r"stale", r"outdated", r"out[ -]of[ -]date", r"\bcached\b",
+    # Said of where the answer came from, not of a cache the chain fell back from ("falling back from cache"):
+    # "served from the cache", "this comes from a cache", "read from cache".
+    r"\b(served|read|fetched|retrieved|loaded|pulled|taken)( straight| directly)? (from|out of) (the |a |its |our |your )?"
+    r"(local )?cache\b",
+    r"\b(comes?|came|coming|is|was|are|were) (straight |directly )?(from|out of) (the|a|its|our|your) (local )?cache\b",
+    rf"\b(may|might|could) (well )?(be|have become) (an? |the |somewhat |a bit |slightly )?{_OLD}",
+    rf"\b(possibly|probably|perhaps|maybe|likely|potentially) (an? |the |somewhat |a bit |slightly )?{_OLD}",
+    r"\bold (data|answer|copy|result|information|info|value|version|snapshot)\b",
+    r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest|the newest|the most recent|recent)",
+    r"(may|might|could) (have changed|no longer be)",
+    r"\bnot (reflect|include|show|contain|have)( the)? (recent|latest|current|newest|last)",
+]
+_STALE_ES = [
+    # "puede estar desactualizada", "copia en caché", "datos antiguos", "puede que no sea la más reciente"...
+    r"desactualizad", r"obsolet", r"caducad", r"\bcachead[oa]s?\b", r"\ben (la |una |su )?cache\b",
+    # Where the answer came from ("servida desde la caché", "es un dato de la caché"), not a cache that failed
+    # before ("de la caché (falló)", "tras pasar de la caché: falló").
+    r"\b(vien\w*|ven\w*|proced\w*|sal\w*|servid[oa]s?|sacad[oa]s?|leid[oa]s?|obtenid[oa]s?|tomad[oa]s?|recuperad[oa]s?"
+    r"|guardad[oa]s?|es|son|era|eran|dato|datos|copia|copias|valor|valores|informacion)"
+    r" (de|desde) (la |una |su )?cache\b(?!\s*(\(|:|fallo|ha fallado|no respond|tambien fallo))",
+    r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) (viej|antigu|desactualiz|obsolet|caducad)",
+    r"\b(datos|dato|respuesta|copia|resultado|informacion|valor|version)e?s? (viej|antigu|anterior)",
+    r"\b(quiza|quizas|tal vez|posiblemente|probablemente|seguramente) (ya )?(no )?(sea |este |esten |sean )?"
+    r"(viej|antigu|desactualiz|obsolet|caducad|actual|al dia|reciente)",
+    r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo)|(la|el|lo) (mas )?(actual|reciente|nuev|ultim))",
+    r"\b(puede|podria|pudo)( que)? (haber cambiado|haya cambiado|ya no (sea|este))",
+    r"\bno (refleje|refleja|reflejara|recoja|recoge|incluya|incluye) (los |las |lo )?(cambios |datos )?(mas )?(reciente|ultim|actual|nuev)",
+]
 
 
 def says_may_be_stale(message: object) -> bool:
     """The message warns that the answer may be stale (old, cached, out of date).
 
+    Naming a cache is not a warning: "after falling back from cache (failed)" says where the chain went,
+    not that the answer is old; "served from the cache" does say it.
+
     >>> [says_may_be_stale(m) for m in ("This may be outdated.", "Served from cache, may be old.", "Answer from api.")]
     [True, True, False]
+    >>> says_may_be_stale("Answer from live_api, after falling back from cache (failed).")
+    False
     >>> [says_may_be_stale(m) for m in ("Puede estar desactualizada.", "Copia de la caché.", "Respuesta de api.")]
     [True, True, False]
     """
-    return _any(_text(message), [
-        r"stale", r"outdated", r"out[ -]of[ -]date", r"\bcached\b", r"\bfrom (the |a |its )?cache\b",
-        r"\b(may|might|could) (be|have become) (old|older|obsolete|expired)",
-        r"\bold (data|answer|copy|result|information|info)\b",
-        r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest)",
-        r"(may|might|could) (have changed|no longer be)",
-        # Spanish: "puede estar desactualizada", "copia en caché", "datos antiguos"...
-        r"desactualizad", r"obsolet", r"caducad", r"\bcachead[oa]s?\b", r"\b(en|desde) (la |una |su )?cache\b",
-        r"\bde (la |una |su )?cache\b(?!\s*(\(|:|fallo|ha fallado|no respond|tambien fallo))",
-        r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) (viej|antigu|desactualiz|obsolet|caducad)",
-        r"\b(datos|dato|respuesta|copia|resultado|informacion|valor)e?s? (viej|antigu)",
-        r"\b(quiza|quizas|tal vez|posiblemente|probablemente|seguramente) (ya )?(no )?(sea |este |esten |sean )?"
-        r"(viej|antigu|desactualiz|obsolet|caducad|actual|al dia|reciente)",
-        r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo))",
-        r"\b(puede|podria|pudo)( que)? (haber cambiado|haya cambiado|ya no (sea|este))",
-    ])
+    return _any(_text(message), _STALE + _STALE_ES)
+
+
+_INTERNAL = [
+    r"internal", r"crash", r"\bbug\b", r"\bbroke", r"server[- ]side", r"malfunction",
+    r"\b(in|inside|within) (the|this|that) tool\b(?! call)", r"\btool itself\b",
+    r"\bon (its|our|the tool's|the service's|the server's|the provider's|their) (own )?(side|end)\b",
+    r"\b(its|the tool's) own (fault|error|problem|failure|bug)\b",
+    r"\bunexpected(ly)? (internal )?(error|exception|failure|fault|crash|problem)\b",
+]
+_INTERNAL_ES = [
+    # "error interno", "la herramienta se colgó", "fallo dentro de la herramienta"...
+    r"\bintern[oa]s?\b", r"\binternamente\b", r"\bfallo propio\b",
+    r"\bse (ha )?(rompio|roto|colgo|colgado|cayo|caido|estrello|estrellado|bloqueo|bloqueado)\b", r"\bpor dentro\b",
+    r"\bdel (lado del )?servidor\b",
+    r"\b(en|dentro de) (la|esta|esa) (herramienta|tool)\b", r"\b(la )?(propia herramienta|herramienta misma|herramienta en si)\b",
+    r"\b(de|por|en) (su|nuestro|nuestra) (propio |propia )?(lado|parte)\b",
+    r"\bdel lado de (la herramienta|el servicio|la api)\b", r"\bdel lado del servicio\b",
+    r"\b(error|fallo|excepcion|problema)e?s? inesperad[oa]s?\b",
+]
 
 
 def says_internal_failure(message: object) -> bool:
@@ -252,17 +326,47 @@ def says_internal_failure(message: object) -> bool:
     >>> [says_internal_failure(m) for m in ("Error interno en web_search.", "web_search se colgó.", "Entrada no válida.")]
     [True, True, False]
     """
-    return _any(_text(message), [
-        r"internal", r"crash", r"\bbug\b", r"\bbroke", r"server[- ]side",
-        r"\b(in|inside|within) (the|this|that) tool\b(?! call)", r"\btool itself\b",
-        r"\bon (its|our|the tool's|the service's) (own )?side\b",
-        # Spanish: "error interno", "la herramienta se colgó", "fallo dentro de la herramienta"...
-        r"\bintern[oa]s?\b", r"\binternamente\b", r"\bfallo propio\b",
-        r"\bse (ha )?(rompio|roto|colgo|colgado|cayo|caido|estrello|estrellado|bloqueo|bloqueado)\b", r"\bpor dentro\b", r"\bdel (lado del )?servidor\b",
-        r"\b(en|dentro de) (la|esta|esa) (herramienta|tool)\b", r"\b(la )?(propia herramienta|herramienta misma|herramienta en si)\b",
-        r"\b(de|por|en) (su|nuestro|nuestra) (propio |propia )?(lado|parte)\b",
-        r"\bdel lado de (la herramienta|el servicio|la api)\b", r"\bdel lado del servicio\b",
-    ])
+    return _any(_text(message), _INTERNAL + _INTERNAL_ES)
+
+
+_ARGS = r"\b(argument|arguments|parameter|parameters|input|inputs|args|values)\b"
+# Said of the arguments: they are fine ("were fine", "look valid"), they are not the cause ("not the problem").
+# Not "valid" alone: "Invalid arguments: give a valid city" says the opposite.
+_ARGS_FINE = (r"(\b(is|are|was|were|look|looks|looked|seem|seems|seemed|appear|appears|appeared)( all| both| perfectly| completely)?"
+              r" (fine|ok|okay|correct|valid|right|good|acceptable|in order)"
+              r"|(\bnot|n't) (the |a |an )?(problem|issue|cause|reason|culprit|fault)|(\bnot|n't) (to blame|at fault))\b")
+# Other arguments will not help: "changing the arguments won't fix it", "other values will not change anything".
+_NO_HELP = (r"(won't|will not|would not|wouldn't|does not|doesn't|cannot|can't|is not going to|isn't going to) "
+            r"(help|fix|change|solve|cure|make (any |a )?difference|matter)\b")
+_OTHER_ARGS = (rf"\b(other|different|new|another set of|alternative|changing|changed|varying|tweaking|altering|adjusting|modifying)"
+               rf"\b{_SAME_SENTENCE}{_ARGS}")
+_NOT_THE_ARGUMENTS = [
+    rf"{_ARGS}{_SAME_SENTENCE}{_ARGS_FINE}",
+    rf"{_OTHER_ARGS}{_SAME_SENTENCE}{_NO_HELP}",
+    rf"(\bnot|n't|\bnever)( be)? (a |an |the |any )?(problem|issue|fault|error|mistake|cause)s? (with|in|of|from|caused by)\b{_SAME_SENTENCE}{_ARGS}",
+    rf"(\bnot|n't) (caused by|due to|because of|about|related to|down to)\b{_SAME_SENTENCE}{_ARGS}",
+    rf"\b(nothing to do with|no problem with|nothing (is |was )?wrong with|unrelated to|regardless of|whatever the)\b{_SAME_SENTENCE}{_ARGS}",
+    # "do not retry with other values", "don't vary the arguments"
+    rf"(\bnot|n't|\bnever|\bno need to)( \w+)?( it| this| the call| the tool| again)* (with|using) (other|different|new|changed|another)\b{_SAME_SENTENCE}{_ARGS}",
+    rf"(\bnot|n't|\bnever|\bno need to) (change|vary|alter|tweak|modify|adjust|fix)( the| your| its| these| those)? {_ARGS}",
+]
+_ARGS_ES = r"\b(argumentos?|parametros?|entradas?|valores|datos de entrada|args)\b"
+_ARGS_FINE_ES = (r"((?<!\bno )\b(son|estan|eran|estaban|parecen|es|esta|era|estaba) (correct[oa]s?|valid[oa]s?|bien)\b"
+                 r"|\bno (son|es|eran|era|fueron|fue) (el|la|lo) (problema|causa|motivo|que fallo)"
+                 r"|\bno tienen? (la )?culpa|\bno (tienen?|tiene) nada que ver"
+                 r"|\bno tienen? (nada de malo|nada malo|ningun problema|ningun error|ningun fallo)"
+                 r"|\bno (lo |la |le |te |les |os )?(ayudara|ayudaria|servira|serviria|va a (ayudar|servir|cambiar|arreglar|resolver)|cambiara|cambiaria"
+                 r"|arreglara|arreglaria|resolvera|resolveria|solucionara|solucionaria)\b"
+                 r"|\bda igual\b)")
+_NOT_THE_ARGUMENTS_ES = [
+    # "no es un problema de tus argumentos", "los argumentos están bien", "no pruebes otros valores"...
+    rf"{_ARGS_ES}{_SAME_SENTENCE}{_ARGS_FINE_ES}",
+    rf"\b(no (es|son|era|fue|se debe a|viene de|tiene que ver con|esta en|depende de)|nada que ver con|ningun problema con"
+    rf"|nada malo (con|en)|independientemente de|sea cual sea|sean cuales sean|sin importar|no importa"
+    rf"|no (reintentes|pruebes|intentes|lo intentes|vuelvas a intentarlo|la llames|lo llames|uses|mandes|envies|cambies)( con)? otr[oa]s)"
+    rf"\b{_SAME_SENTENCE}{_ARGS_ES}",
+    rf"\bno (cambies|modifiques|toques|varies|corrijas|ajustes) (los |tus |sus |estos |esos )?{_ARGS_ES}",
+]
 
 
 def says_not_the_arguments(message: object) -> bool:
@@ -273,23 +377,21 @@ def says_not_the_arguments(message: object) -> bool:
     >>> says_not_the_arguments("Tus argumentos están bien."), says_not_the_arguments("Argumentos no válidos.")
     (True, False)
     """
-    args = r"\b(argument|arguments|parameter|parameters|input|inputs|args|values)\b"
-    fine = r"\b(fine|ok|okay|correct|valid|right|good|not (the )?(problem|issue|cause|reason)|not to blame|are not|aren't|is not|isn't|were not|weren't|was not|wasn't|(won't|will not|would not|wouldn't|does not|doesn't|cannot|can't) help)\b"
-    args_es = r"\b(argumentos?|parametros?|entradas?|valores|datos de entrada|args)\b"
-    fine_es = (r"((?<!\bno )\b(son|estan|eran|estaban|parecen|es|esta|era|estaba) (correct[oa]s?|valid[oa]s?|bien)\b"
-               r"|\bno (son|es|eran|era|fueron|fue) (el|la|lo) (problema|causa|motivo|que fallo)"
-               r"|\bno tienen? (la )?culpa|\bno (tienen?|tiene) nada que ver"
-               r"|\bno (ayudara|ayudaria|servira|serviria|va a (ayudar|servir|cambiar|arreglar)|cambiara|cambiaria|arreglara|arreglaria|resolvera|resolveria)\b"
-               r"|\bda igual\b)")
-    return _any(_text(message), [
-        rf"{args}{_SAME_SENTENCE}{fine}",
-        rf"\b(not|n't|nothing to do with|no problem with|nothing wrong with|unrelated to|regardless of|whatever the)\b{_SAME_SENTENCE}{args}",
-        # Spanish: "no es un problema de tus argumentos", "los argumentos están bien"...
-        rf"{args_es}{_SAME_SENTENCE}{fine_es}",
-        rf"\b(no (es|son|era|fue|se debe a|viene de|tiene que ver con|esta en|depende de)|nada que ver con|ningun problema con"
-        rf"|nada malo (con|en)|independientemente de|sea cual sea|sean cuales sean|sin importar|no importa"
-        rf"|no (reintentes|pruebes|intentes|lo intentes|vuelvas a intentarlo|la llames|lo llames) con otr[oa]s)\b{_SAME_SENTENCE}{args_es}",
-    ])
+    return _any(_text(message), _NOT_THE_ARGUMENTS + _NOT_THE_ARGUMENTS_ES)
+
+
+_NO_RESULT = [
+    r"\bno (result|results|data|output|content|value|answer|records|matches)\b", r"\bempty\b", r"\bnothing\b",
+    r"\bno (return|returned) (value|data|result|output)s?\b", r"\breturned (none|null|nil|no)\b",
+    r"\bdid ?n[o']t return\b", r"\bwithout (a |any )?(result|output|value|return value)\b",
+]
+_NO_RESULT_ES = [
+    # "(sin resultado)", "no devolvió nada", "resultado vacío", "no hay registros"...
+    r"\bsin (ningun )?(resultados?|datos|salida|contenido|valor|respuesta|registros?|coincidencias)\b",
+    r"\bno (hay|hubo|habia|existe|existen|se (encontr|obtuvo|halla)\w*|encontr\w*|devolvio|devuelve|dio|produjo|tiene)\b"
+    r"[^.;\n]{0,30}?\b(resultados?|datos?|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
+    r"\bvaci[oa]s?\b", r"\bnada\b",
+]
 
 
 def says_no_result(message: object) -> bool:
@@ -300,34 +402,71 @@ def says_no_result(message: object) -> bool:
     >>> [says_no_result(m) for m in ("(sin resultado)", "La herramienta no devolvió nada.", "Ninguno")]
     [True, True, False]
     """
-    return _any(_text(message), [
-        r"\bno (result|results|data|output|content|value|answer|records|matches)\b", r"\bempty\b", r"\bnothing\b",
-        r"\breturned none\b", r"\bdid ?n[o']t return\b", r"\bwithout (a |any )?(result|output|value)\b",
-        # Spanish: "(sin resultado)", "no devolvió nada", "resultado vacío", "no hay registros"...
-        r"\bsin (ningun )?(resultados?|datos|salida|contenido|valor|respuesta|registros?|coincidencias)\b",
-        r"\bno (hay|hubo|habia|existe|existen|se (encontr|obtuvo|halla)\w*|encontr\w*|devolvio|devuelve|dio|produjo|tiene)\b"
-        r"[^.;\n]{0,30}?\b(resultados?|datos?|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
-        r"\bvaci[oa]s?\b", r"\bnada\b",
-    ])
+    return _any(_text(message), _NO_RESULT + _NO_RESULT_ES)
+
+
+# A negation shortly before, in the same clause: "do not call it again", "it was not retried", "to avoid a duplicate"
+# ("Could not find Atlantis, please retry" is no such thing: the comma ends the clause).
+_NEG = r"(\b(not|never|nothing|without|avoid\w*|prevent\w*|instead of|rather than|nor|stop|no need to)\b|n't\b)"
+_NEG_ES = r"\b(no|nunca|ni|nada|sin|evit\w*|para no|en vez de|en lugar de)\b"
+_SAME_CLAUSE = r"[^.;,:!?\n]{0,40}?"
+_DO_NOT_REPEAT = [
+    rf"{_NEG}{_SAME_CLAUSE}(repeat|\bagain\b|\bretry|\bre-?(send|run|try|call|issue|submit)\b|\bonce more\b|\bany ?more\b|\bany longer\b)",
+    r"\bno (retry|retries|retrying|repeat|repeating|more retries)\b",
+    r"\bsame (call|arguments|args|request|input|inputs|parameters)\b",
+    r"\b(do not|don't|dont|never|no longer) (call|use|run|try|invoke|send|make|issue)\w*\b"
+    r"[^.;\n]*?\b(this|these|those|that|same|like this|this way|that way)\b",
+    r"\b(stop|quit|cease) (calling|trying|using|retrying|repeating|sending)\b", r"\bblocked\b",
+    r"\bno (more|further) (attempts|calls|tries|retries)\b", r"\bwill not be (run|called|executed|tried)\b",
+]
+_DO_NOT_REPEAT_ES = [
+    # "no la repitas", "no vuelvas a llamarla", "no reintentes", "no insistas", "bloqueada"...
+    rf"{_NEG_ES}{_SAME_CLAUSE}(repet|repit|\bde nuevo\b|\botra vez\b|\breintent|\bvuelv\w* a\b|\bmas veces\b|\binsist)",
+    r"\bno (la |lo )?insistas\b",
+    r"\b(mism[oa]s?) (llamada|argumentos|parametros|peticion|solicitud|entrada|valores)\b",
+    r"\b(deja|dejes|dejar) de (llamar|intentar|probar|usar|insistir|reintentar)", r"\bbloquead",
+    r"\bno (mas|hay mas) (intentos|llamadas)\b",
+    r"\bno (la |lo )?(llames|uses|ejecutes|invoques|pruebes|intentes|mandes|envies)\b[^.;\n]*?\b(asi|esta|estos|estas|esos|esas|mism[oa]s?)\b",
+]
 
 
 def says_do_not_repeat(message: object) -> bool:
     """The message tells the model not to make the same call again.
 
+    "Call it again" is the opposite: the words "again", "retry", "repeat" count after a negation
+    ("do not", "never", "stop") shortly before, in the same clause.
+
     >>> says_do_not_repeat("Do not call it again with these arguments."), says_do_not_repeat("Unknown city.")
     (True, False)
+    >>> says_do_not_repeat("Invalid city: fix it and call it again.")
+    False
     >>> says_do_not_repeat("No vuelvas a llamarla con estos argumentos."), says_do_not_repeat("Ciudad desconocida.")
     (True, False)
     """
-    return _any(_text(message), [
-        r"repeat", r"\bagain\b", r"\bretry", r"\bsame (call|arguments|args|request|input|parameters)\b",
-        r"\bstop (calling|trying)\b", r"\bblocked\b", r"\bno more (attempts|calls|tries)\b",
-        # Spanish: "no la repitas", "no vuelvas a llamarla", "no reintentes", "bloqueada"...
-        r"repet|repit", r"\bde nuevo\b", r"\botra vez\b", r"\breintent",
-        r"\bvuelv\w* a (llamar|intentar|probar|ejecutar|pedir|invocar|usar)",
-        r"\b(mism[oa]s?) (llamada|argumentos|parametros|peticion|solicitud|entrada|valores)\b",
-        r"\b(deja|dejes|dejar) de (llamar|intentar|probar)", r"\bbloquead", r"\bno (mas|hay mas) (intentos|llamadas)\b",
-    ])
+    return _any(_text(message), _DO_NOT_REPEAT + _DO_NOT_REPEAT_ES)
+
+
+_NOT_CONFIRMED = [
+    r"confirm", r"verif", r"uncertain", r"(unknown|unclear|not known|not clear|no idea|not sure) (whether|if)",
+    rf"\b(whether|if) (it|the \w+|\w+)\b{_SAME_SENTENCE}\b(is|was|remains|stays) (unknown|unclear|uncertain|not known|not clear)\b",
+    r"\b(outcome|result|status|state|effect)s? (is |was |remains |stays )?(unknown|unclear|uncertain|not known)\b",
+    r"(do ?n[o']t|does ?n[o']t|can't|can ?not|could ?n[o']t|no way to) (know|tell|say|be sure)",
+    r"not (be )?(sure|certain)", r"(may|might) or (may|might) not",
+    r"(may|might|could) (already )?have (happened|been|gone|went|completed|succeeded|worked|arrived|landed)",
+    r"\b(perhaps|maybe|possibly|probably)\b[^.;\n]*?\b(went|was|were|got|has|have|happened|succeeded|completed|arrived)\b",
+]
+_NOT_CONFIRMED_ES = [
+    # "no se pudo confirmar", "no sé si se envió", "puede que se haya enviado o no", "quizá se envió"...
+    r"incierto", r"incertidumbre", r"\b(se )?desconoce si\b", r"\bno se sabe si\b", r"\bno (esta|queda|es) claro\b",
+    r"\bno (lo |la )?(se|sabemos|sabe|puedo|podemos|pude|pudimos|se puede|se pudo|hay (forma|manera) de) (saber|asegurar|decir|estar segur\w*|si)\b",
+    r"\bno (estoy|estamos|es|esta) segur", r"\bsin saber si\b",
+    r"\b(puede|podria|pudo) (o no )?(haber(se)?|que (ya )?(se )?haya)\b", r"\bo no\b",
+    rf"\b(puede que|podria ser que|es posible que|quiza|quizas|tal vez)\b{_SAME_SENTENCE}\b(haya|hayan|llegara|saliera|se enviara)\b",
+    rf"\b(quiza|quizas|tal vez|a lo mejor|posiblemente)\b{_SAME_SENTENCE}\b(se (envi|hizo|realiz|complet|ejecut|mand|guard|cobr|proces|hici)"
+    r"|llego|salio|ocurrio|paso|fue|funciono)",
+    r"\bquizas? no\b", r"\bes posible que\b",
+    r"\b(resultado|desenlace|estado) (es |queda |sigue )?(desconocido|incierto)\b",
+]
 
 
 def says_not_confirmed(message: object) -> bool:
@@ -338,36 +477,40 @@ def says_not_confirmed(message: object) -> bool:
     >>> [says_not_confirmed(m) for m in ("Sin confirmar: revisa la bandeja.", "No sé si se envió.", "Enviado.")]
     [True, True, False]
     """
-    return _any(_text(message), [
-        r"confirm", r"verif", r"uncertain", r"unknown (whether|if)", r"unclear (whether|if)",
-        r"(do ?n[o']t|does ?n[o']t|can't|can ?not|could ?n[o']t|no way to) (know|tell|say|be sure)",
-        r"not (be )?(sure|certain)", r"(may|might) or (may|might) not", r"(may|might) (already )?have (happened|been|gone)",
-        # Spanish: "no se pudo confirmar", "no sé si se envió", "puede que se haya enviado o no"...
-        r"incierto", r"incertidumbre", r"\b(se )?desconoce si\b", r"\bno se sabe si\b", r"\bno (esta|queda|es) claro\b",
-        r"\bno (lo |la )?(se|sabemos|sabe|puedo|podemos|pude|pudimos|se puede|se pudo|hay (forma|manera) de) (saber|asegurar|decir|estar segur\w*|si)\b",
-        r"\bno (estoy|estamos|es|esta) segur", r"\bsin saber si\b",
-        r"\b(puede|podria|pudo) (o no )?(haber(se)?|que (ya )?(se )?haya)\b", r"\bo no\b",
-        rf"\b(puede que|podria ser que|es posible que|quiza|quizas|tal vez)\b{_SAME_SENTENCE}\b(haya|hayan|llegara|saliera|se enviara)\b",
-        r"\bquizas? no\b", r"\bes posible que\b",
-    ])
+    return _any(_text(message), _NOT_CONFIRMED + _NOT_CONFIRMED_ES)
+
+
+_NOT_REPEATED = [
+    rf"{_NEG}{_SAME_CLAUSE}(repeat|\bretr(y|ied|ying)\b|\bagain\b|\bre-?(send|sent|run|ran|tried|try|attempt|issued|submitted)"
+    r"|second time|\btwice\b|duplicat|one more time|\bonce more\b)",
+    r"\bno (further|more|other|additional|second|new) (attempts?|tries|retries|calls?|sends?)\b",
+    r"\bno (retry|retries|re-?send|re-?sending|repeat|repetition|second attempt|duplicate)\b",
+    r"\b(another|a second|a new|one more) (attempt|try|call|retry|send)\w*\b[^.;,\n]{0,20}?\b(duplicat|double)",
+    r"\b(only|just)\b[^.;,\n]{0,20}?\bonce\b|\bonce only\b|\b(only|just) (one|1|a single) (attempt|try|call)\b",
+]
+_NOT_REPEATED_ES = [
+    # "no lo repetí", "no se reintentó", "no lo volví a enviar", "para no duplicarlo", "no hice más intentos"...
+    rf"{_NEG_ES}{_SAME_CLAUSE}(repet|repit|\breintent|\bde nuevo\b|\botra vez\b|\breenvi|\b(volv|vuelv|vuelt)\w* a (enviar|ejecutar|intentar|mandar|llamar|probar|hacer|lanzar|pedir|realizar|repetir)"
+    r"|\bsegunda vez\b|\bdos veces\b|duplic|\buna vez mas\b|\b(mas|otros?|nuevos?|segundo) (intentos?|envios?|reintentos?)\b)",
+    r"\b(otro|un segundo|un nuevo) (intento|envio|reintento)\b[^.;,\n]{0,20}?\b(duplic|repetir)",
+    r"\b(solo|solamente|unicamente)\b[^.;,\n]{0,20}?\b(una vez|un intento)\b|\buna sola vez\b|\bun (solo|unico) intento\b",
+]
 
 
 def says_not_repeated(message: object) -> bool:
     """The message says the action was not repeated (not retried, not sent again).
 
+    The words "retried", "again", "twice" count after a negation ("not", "never", "to avoid") shortly before,
+    in the same clause: "it was retried" and "sent twice" say the opposite.
+
     >>> says_not_repeated("It was not retried."), says_not_repeated("I did not send it a second time."), says_not_repeated("Done.")
     (True, True, False)
+    >>> says_not_repeated("It was retried twice.")
+    False
     >>> says_not_repeated("No se reintentó."), says_not_repeated("No lo volví a enviar."), says_not_repeated("Hecho.")
     (True, True, False)
     """
-    return _any(_text(message), [
-        r"repeat", r"\bretr(y|ied|ying)\b", r"\bagain\b", r"\bre-?(send|sent|run|ran|tried|attempt)", r"second time",
-        r"\btwice\b", r"duplicat", r"one more time",
-        # Spanish: "no lo repetí", "no se reintentó", "no lo volví a enviar", "para no duplicarlo"...
-        r"repet|repit", r"\breintent", r"\bde nuevo\b", r"\botra vez\b", r"\breenvi",
-        r"\bvolv\w* a (enviar|ejecutar|intentar|mandar|llamar|probar|hacer)", r"\bsegunda vez\b", r"\bdos veces\b",
-        r"duplic", r"\buna vez mas\b",
-    ])
+    return _any(_text(message), _NOT_REPEATED + _NOT_REPEATED_ES)
 
 
 def says_limit_reached(message: object) -> bool:
@@ -411,7 +554,13 @@ def names_range(message: object, low: float, high: float) -> bool:
     (True, False)
     >>> names_range("el valor debe estar entre −100 y 1.000", -100, 1000), names_range("fuera de rango", -100, 1000)
     (True, False)
+    >>> names_range("valid range: -100 – 1000 °C", -100, 1000), names_range("from -100-1000", -100, 1000)
+    (True, True)
+    >>> names_range("from -1000 - 1000", -100, 1000)
+    False
     """
-    text = re.sub(r"[−–]", "-", _text(message)).replace("minus ", "-").replace("menos ", "-")
+    text = re.sub(r"[−–—]", "-", _text(message)).replace("minus ", "-").replace("menos ", "-")
+    # a dash between two numbers is a range ("-100 – 1000", "-100-1000 °C"), not the second number's sign
+    text = re.sub(r"(\d\s*(?:°\s*[cf])?\s*)-(?=\s*-?\d)", r"\1 to ", text)
     found = _numbers(text, signed=True)
     return float(low) in found and float(high) in found

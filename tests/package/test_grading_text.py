@@ -55,6 +55,41 @@ def test_may_be_stale():
     ])
 
 
+def test_all_failed_other_words():
+    """Raised exceptions, "none worked", "nobody answered", "chain exhausted" all say that every source failed."""
+    check(gt.says_all_failed, [
+        "All sources raised exceptions: primary_api, mirror_api, local_cache.",
+        "Tried every source; none worked: primary_api, mirror_api, local_cache.",
+        "None answered: primary_api, mirror_api.", "None of them responded (alpha, beta).", "none succeeded: alpha, beta",
+        "Fallback chain exhausted, nobody answered: primary_api, mirror_api, local_cache.",
+        "Every source errored: alpha, beta.", "All sources threw an exception (alpha, beta).",
+        "Each source raised an error: alpha, beta.", "Ran out of sources: alpha and beta.",
+        "Se probaron todas las fuentes sin éxito: primary_api, mirror_api, local_cache.",
+    ], [
+        # a success that names the sources that raised before it
+        "Answer from backup_api after primary_api raised an exception.",
+        "backup_api answered; primary_api raised ConnectionError and mirror_api raised TimeoutError.",
+        "Answer from primary_api. Failed sources: none.",
+        "Respuesta de primary_api. Fuentes fallidas: ninguna.",
+        "Respuesta de backup_api; antes primary_api lanzó una excepción.",
+    ])
+
+
+def test_may_be_stale_other_words_and_a_cache_that_failed():
+    """A warning in other words passes; naming a cache the chain fell back from is no warning."""
+    check(gt.says_may_be_stale, [
+        "local_cache is a cache, so the answer is possibly old.",
+        "Answer from local_cache: this could be an older copy that may not reflect recent changes.",
+        "This may be out of date.", "It might not be current.", "Probably stale.", "Possibly outdated.",
+        "It may not reflect the latest data.", "Served from cache.", "This comes from a cache and may be old.",
+        "Respuesta de local_cache: puede que la respuesta no sea la más reciente.",
+    ], [
+        "Answer from live_api, after falling back from cache (failed).",
+        "Answer from live_api; fell back from the cache, which failed.",
+        "Answer from cache.", "Answer from the cache.", "Answer from live_api, which is current.",
+    ])
+
+
 @pytest.mark.parametrize(("message", "seconds"), [
     ("try again in 120 s", 120), ("Retry after 120.0 seconds.", 120), ("wait 2 minutes", 120),
     ("Rate limited: retry in 2min.", 120), ("Retry-After is 120000 ms.", 120), ("wait 11 seconds", 11),
@@ -86,6 +121,14 @@ def test_names_error():
                            "the search API unreachable, 3 attempts"],
           ["web_search failed after 3 attempts.", "a network problem"], ConnectionError("search API unreachable"))
     check(gt.names_error, ["KeyError 'temp_c'", "missing key temp_c"], ["the tool failed"], KeyError("temp_c"))
+    # the kind in plain English, as the Spanish table already allowed ("conexión fallida")
+    check(gt.names_error, ["web_search: the connection failed, 3 attempts in a row.", "could not connect to the API",
+                           "Connection lost after 3 attempts."],
+          ["web_search failed after 3 attempts.", "the tool timed out"], ConnectionError("reset by peer"))
+    check(gt.names_error, ["the search timed out", "web_search took too long to answer"], ["the search failed"],
+          TimeoutError("no answer in 5 s"))
+    check(gt.names_error, ["permission denied", "access denied by the server"], ["the file could not be read"],
+          PermissionError("/etc/shadow"))
 
 
 def test_says_number():
@@ -104,6 +147,21 @@ def test_internal_and_not_the_arguments():
         "Changing the arguments won't help.",
     ], ["Invalid arguments for web_search: fix them and call it again.", "web_search failed (RuntimeError).",
         "The arguments are invalid."])
+    check(gt.says_internal_failure, [
+        "web_search failed on its end (RuntimeError).", "The tool itself broke.", "The failure is on their end.",
+        "An unexpected error happened in web_search.",
+    ], ["web_search failed (RuntimeError).", "Unexpected argument 'foo'.", "Invalid arguments in the tool call."])
+    check(gt.says_not_the_arguments, [
+        "Calling it with other arguments will not fix it.", "Your input was fine.", "Other values won't help.",
+        "Different arguments would not make a difference.", "Do not vary the arguments.", "Don't change your arguments.",
+        "The arguments weren't the issue.", "The arguments are not at fault.", "Nothing is wrong with your arguments.",
+    ], [
+        # the arguments ARE the problem
+        "The arguments are not valid.", "The tool did not accept the arguments.", "Invalid arguments: give a valid city.",
+        "Invalid arguments for web_search: query must be a valid string.",
+        "Retrying with the same arguments will not fix it: correct the 'city' field.",
+        "Could not run web_search with these arguments.",
+    ])
 
 
 def test_no_result_and_do_not_repeat():
@@ -113,6 +171,16 @@ def test_no_result_and_do_not_repeat():
     check(gt.says_do_not_repeat, ["Do not repeat this call.", "Don't call it again.", "Stop calling get_weather.",
                                   "Blocked: this exact call already failed twice.", "Do not retry: it failed twice."],
           ["Unknown city 'Atlantis'. Known cities: Madrid, Tokyo.", "get_weather failed."])
+    check(gt.says_no_result, ["(no return value)", "Nothing returned.", "The tool returned no data.", "empty result"],
+          ["None", "null", "Done."])
+    check(gt.says_do_not_repeat, [
+        "Do not call it like this any more.", "Don't try this call again.", "Never call it with these arguments.",
+        "It will not be run again with them.", "No retries: it failed twice.", "Please do not repeat it.",
+    ], [
+        # the opposite: call it again
+        "Invalid city: fix it and call it again.", "get_weather failed; try again later.",
+        "Could not find Atlantis, please retry.",
+    ])
 
 
 def test_uncertain_write():
@@ -124,6 +192,18 @@ def test_uncertain_write():
         "It was not repeated.", "I did not retry it.", "I did not send it again.", "Not re-sent, to avoid a duplicate.",
         "It was not tried a second time.", "I will not do it twice.",
     ], ["The e-mail was sent.", "send_email timed out."])
+    check(gt.says_not_confirmed, [
+        "send_email timed out, so whether it went through is unknown.", "Its outcome is unknown.",
+        "It might have gone through.", "Perhaps it was sent.", "I have no idea whether it was sent.",
+    ], ["The e-mail was sent.", "Unknown tool 'send_mail'."])
+    check(gt.says_not_repeated, [
+        "No further attempts were made.", "It was not retried.", "I did not resend it.", "I only tried once.",
+        "Nothing was retried, to avoid a duplicate.", "To avoid doing it twice, it was not repeated.", "No retry was made.",
+        "It is unconfirmed: another attempt could duplicate it.",
+    ], [
+        # the opposite: it was repeated
+        "It was retried twice.", "I sent it again.", "Retry later.", "It could not be confirmed, so I retried it.",
+    ])
 
 
 def test_limit_reached():
@@ -141,7 +221,8 @@ def test_allowed_scales_and_range():
     check(gt.names_range, [
         "give a temperature from -100 to 1000", "between −100 and 1,000", "range [-100, 1000]",
         "-100.0 ≤ value ≤ 1000.0", "from minus 100 to 1 000", "must lie in -100..1000",
-    ], ["out of range", "from 100 to 1000", "from -100 to 100", "-1001000"], -100, 1000)
+        "the valid range is -100 – 1000 °C", "-100–1000", "-100 °C - 1000 °C", "-100 — 1000",
+    ], ["out of range", "from 100 to 1000", "from -100 to 100", "-1001000", "from -1000 - 1000"], -100, 1000)
 
 
 def test_docstring_examples_pass():

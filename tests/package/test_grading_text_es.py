@@ -208,6 +208,44 @@ CASES = {
 }
 
 
+# Phrasings an audit found rejected (right answers that lost points), and near misses that must stay rejected.
+MORE_CASES = {
+ "says_all_failed": ([
+  "Se probaron todas las fuentes sin éxito: primary_api, mirror_api, local_cache.", "Todas las fuentes lanzaron excepciones: a, b.",
+  "Ninguna fuente tuvo éxito: a, b.", "Nadie respondió: a, b.", "No funcionó ninguna: a, b.",
+ ], ["Respuesta de primary_api. Fuentes fallidas: ninguna.", "Respuesta de backup_api; antes primary_api lanzó una excepción."]),
+ "says_may_be_stale": ([
+  "Respuesta de local_cache: puede que la respuesta no sea la más reciente.", "Puede que no refleje los cambios más recientes.",
+  "Viene de la caché.", "Es una copia de la caché.", "Quizá no sea lo más actual.",
+ ], ["Respuesta de cache.", "Respuesta de live_api, tras pasar de la caché (falló).", "Respuesta de live_api; antes falló la caché."]),
+ "says_internal_failure": ([
+  "web_search tuvo un error inesperado.", "La herramienta falló por su parte.", "Fallo de la propia herramienta.",
+ ], ["web_search falló (RuntimeError).", "Argumentos no válidos."]),
+ "says_not_the_arguments": ([
+  "Tus argumentos no tienen nada de malo: no pruebes otros valores.", "No pruebes otros valores.", "No cambies los argumentos.",
+  "Los argumentos no tienen ningún problema.", "Cambiar los parámetros no lo arreglará.",
+ ], ["Argumentos no válidos: prueba otros valores.", "Los argumentos no son válidos.", "Revisa los argumentos."]),
+ "says_not_confirmed": ([
+  "send_email no respondió a tiempo: quizá se envió.", "Quizá se mandó.", "El resultado es desconocido.", "Tal vez llegó.",
+ ], ["El correo se envió.", "send_email falló: buzón lleno."]),
+ "says_not_repeated": ([
+  "No hice más intentos.", "No se hicieron más intentos.", "Solo lo intenté una vez.", "No lo reenvié.",
+  "Quedó sin confirmar y no la mandé otra vez.", "No lo he vuelto a intentar para no duplicarlo.",
+  "No sé si llegó a hacerse y no lo he vuelto a lanzar: sin clave, otro intento podría duplicarlo.", "No lo he vuelto a enviar.",
+ ], ["Lo reintenté dos veces.", "Lo envié de nuevo.", "send_email agotó el tiempo."]),
+ "says_do_not_repeat": ([
+  "No insistas con esta llamada.", "No la llames así.", "Deja de insistir.", "Basta: no la repitas.",
+ ], ["Vuelve a llamarla con otra ciudad.", "No existe esa ciudad, vuelve a intentarlo.", "Ciudad desconocida: inténtalo de nuevo."]),
+ "says_no_result": (["(sin valor de retorno)", "No devolvió ningún valor."], ["Ninguno", "Hecho."]),
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(MORE_CASES))
+def test_spanish_phrasings_an_audit_found(matcher):
+    accepted, rejected = MORE_CASES[matcher]
+    check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
 @pytest.mark.parametrize("matcher", sorted(CASES))
 def test_spanish_phrasings_learners_write(matcher):
     accepted, rejected = CASES[matcher]
