@@ -1,0 +1,31 @@
+# cell: convert_temperature_answer
+# mistake: handle_validation_error is one fixed usage string: it names every field whatever was wrong, never the offending one
+# expect: must name the field that was wrong
+# expect-es: debe nombrar el campo que estaba mal
+import math
+
+from langchain_core.tools import ToolException, tool
+
+
+@tool
+def convert_temperature(value: float, from_scale: str) -> str:
+    """Convert a temperature between Celsius and Fahrenheit.
+
+    Args:
+        value: the temperature to convert, from -100 to 1000 in its own scale.
+        from_scale: "C" to convert Celsius to Fahrenheit, "F" to convert Fahrenheit to Celsius.
+    """
+    scale = from_scale.strip().upper()
+    if scale not in ("C", "F"):
+        raise ToolException(f"Unknown from_scale {from_scale!r}: use 'C' or 'F'.")
+    if not math.isfinite(value) or not -100 <= value <= 1000:
+        raise ToolException(f"value {value} is out of range: give a finite temperature from -100 to 1000.")
+    if scale == "C":
+        return f"{value}°C = {value * 9 / 5 + 32:.1f}°F"
+    return f"{value}°F = {(value - 32) * 5 / 9:.1f}°C"
+
+
+convert_temperature.handle_tool_error = True
+convert_temperature.handle_validation_error = (
+    "Invalid arguments. Usage: value is a number from -100 to 1000, from_scale is 'C' or 'F'."
+)
