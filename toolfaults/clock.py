@@ -12,16 +12,25 @@ waiting for it::
 
 It also keeps a simulated clock (:meth:`now`) that moves forward by each delay, so
 code that measures time with it sees the waiting it would have done.
+
+:class:`SimulatedClocks` goes one step further for code that measures itself with
+``time.perf_counter()``, ``time.monotonic()`` or ``time.time()``: while it is active,
+those clocks read a :class:`RecordingSleep`'s simulated time, so a tool whose
+simulated latency is 2.5 s "takes" 2.5 s without anybody waiting, and
+:func:`elapsed_unit` tells whether a reported duration is in milliseconds.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import threading
+import time
+from typing import Any, Callable
 
 from .language import say
 
-__all__ = ["RecordingSleep", "SleepLimitExceeded"]
+__all__ = ["RecordingSleep", "SleepLimitExceeded", "SimulatedClocks", "elapsed_unit"]
 
 
 def _checked_seconds(seconds: object, what: str) -> float:
@@ -101,3 +110,106 @@ class RecordingSleep:
     def __repr__(self) -> str:
         shown = ", ".join(f"{d:g}" for d in self.delays[:8]) + (", ..." if len(self.delays) > 8 else "")
         return f"RecordingSleep(calls={self.calls}, delays=[{shown}], total={self.total:g})"
+
+
+#: The clocks code measures elapsed time with; each has an ``_ns`` twin.
+CLOCKS = ("perf_counter", "monotonic", "time")
+
+
+class SimulatedClocks:
+    """While active, ``time.perf_counter/monotonic/time`` (and their ``_ns`` twins) follow ``source.now()``.
+
+    Only the thread that entered sees simulated time; every other thread (a kernel's
+    own machinery) keeps the real clocks. Each clock starts from its real reading and
+    moves only when ``source`` does, by as much. Names that ``functions``' modules
+    bound to a clock (``from time import perf_counter``) are switched too. Everything
+    is put back on exit.
+
+    >>> work = RecordingSleep()
+    >>> with SimulatedClocks(work):
+    ...     started = time.perf_counter()
+    ...     work.advance(2.5)
+    ...     round(time.perf_counter() - started, 6)
+    2.5
+    """
+
+    def __init__(self, source: RecordingSleep, *functions: Callable[..., Any]) -> None:
+        self.source = source
+        self.functions = functions
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def _fakes(self) -> dict[int, Callable[[], float | int]]:
+        thread, start = threading.get_ident(), self.source.now()
+        fakes: dict[int, Callable[[], float | int]] = {}
+        for name in CLOCKS:
+            real, real_ns = getattr(time, name), getattr(time, name + "_ns")
+            base, base_ns = real(), real_ns()
+
+            def fake(real=real, base=base) -> float:
+                if threading.get_ident() != thread:
+                    return real()
+                return base + (self.source.now() - start)
+
+            def fake_ns(real_ns=real_ns, base_ns=base_ns) -> int:
+                if threading.get_ident() != thread:
+                    return real_ns()
+                return base_ns + round((self.source.now() - start) * 1e9)
+
+            fakes[id(real)], fakes[id(real_ns)] = fake, fake_ns
+        return fakes
+
+    def _switch(self, namespace: Any, name: str, value: Any) -> None:
+        if isinstance(namespace, dict):
+            self._saved.append((namespace, name, namespace[name]))
+            namespace[name] = value
+        else:
+            self._saved.append((namespace, name, getattr(namespace, name)))
+            setattr(namespace, name, value)
+
+    def __enter__(self) -> SimulatedClocks:
+        fakes = self._fakes()
+        for name in CLOCKS:
+            for attr in (name, name + "_ns"):
+                self._switch(time, attr, fakes[id(getattr(time, attr))])
+        real = {id(saved): fakes[id(saved)] for _, _, saved in self._saved}
+        for function in self.functions:
+            namespace = getattr(function, "__globals__", None)
+            if isinstance(namespace, dict):
+                for key, value in list(namespace.items()):
+                    if id(value) in real:
+                        self._switch(namespace, key, real[id(value)])
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        while self._saved:
+            namespace, name, value = self._saved.pop()
+            if isinstance(namespace, dict):
+                namespace[name] = value
+            else:
+                setattr(namespace, name, value)
+
+
+#: A duration's unit by how many of it make a second.
+_UNITS = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
+
+
+def elapsed_unit(readings: list[tuple[float, Any]]) -> str | None:
+    """The unit that every ``(seconds, reported)`` pair agrees on (``"s"``, ``"ms"``, ``"us"``, ``"ns"``), else ``None``.
+
+    A reading agrees with a unit when it is within 5% of ``seconds`` in that unit.
+    ``None`` means the durations did not follow the simulated time at all (a clock
+    :class:`SimulatedClocks` could not reach), so they say nothing about the unit.
+
+    >>> elapsed_unit([(2.5, 2500.0), (40.0, 40000.0)])
+    'ms'
+    >>> elapsed_unit([(2.5, 2.5), (40.0, 40.0)])
+    's'
+    >>> elapsed_unit([(2.5, 0.31), (40.0, 0.27)]) is None
+    True
+    """
+    for unit, per_second in _UNITS.items():
+        if all(isinstance(value, (int, float)) and not isinstance(value, bool)
+               and abs(value - seconds * per_second) <= 0.05 * seconds * per_second
+               for seconds, value in readings):
+            return unit
+    return None

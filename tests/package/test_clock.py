@@ -1,13 +1,16 @@
-"""toolfaults.clock.RecordingSleep: records every delay and never waits."""
+"""toolfaults.clock: RecordingSleep records every delay and never waits; SimulatedClocks lets code time itself in it."""
 
 from __future__ import annotations
 
 import math
+import threading
+import time
 from fractions import Fraction
+from time import perf_counter as bound_perf_counter
 
 import pytest
 
-from toolfaults.clock import RecordingSleep, SleepLimitExceeded
+from toolfaults.clock import RecordingSleep, SimulatedClocks, SleepLimitExceeded, elapsed_unit
 
 
 def test_records_and_never_waits(no_real_sleep: None) -> None:
@@ -117,3 +120,55 @@ def test_repr_summarises_calls() -> None:
     text = repr(sleep)
     assert text.startswith("RecordingSleep(calls=10")
     assert "total=45" in text and "..." in text
+
+
+# --- SimulatedClocks and elapsed_unit: how the exercises judge elapsed_ms without waiting ---
+
+def _measure(work):
+    started = (time.perf_counter(), time.monotonic(), time.time(), time.perf_counter_ns(), bound_perf_counter())
+    work.advance(2.5)
+    ended = (time.perf_counter(), time.monotonic(), time.time(), time.perf_counter_ns(), bound_perf_counter())
+    return [b - a for a, b in zip(started, ended)]
+
+
+def test_simulated_clocks_follow_the_source_in_every_clock_and_in_names_bound_to_them():
+    work = RecordingSleep()
+    with SimulatedClocks(work, _measure):
+        spans = _measure(work)
+    assert spans[:3] == [pytest.approx(2.5, abs=1e-6)] * 3
+    assert spans[3] == pytest.approx(2.5e9, abs=1e3)
+    assert spans[4] == pytest.approx(2.5, abs=1e-6)
+
+
+def test_simulated_clocks_put_everything_back_and_leave_other_threads_on_real_time():
+    originals = {name: getattr(time, name) for name in ("perf_counter", "monotonic", "time", "perf_counter_ns")}
+    work, seen = RecordingSleep(), []
+    with SimulatedClocks(work, _measure):
+        work.advance(1000.0)
+        thread = threading.Thread(target=lambda: seen.append(time.monotonic()))
+        thread.start()
+        thread.join()
+        assert time.monotonic() - seen[0] == pytest.approx(1000.0, abs=1.0)
+        assert _measure.__globals__["bound_perf_counter"] is not originals["perf_counter"]
+    assert {name: getattr(time, name) for name in originals} == originals
+    assert _measure.__globals__["bound_perf_counter"] is originals["perf_counter"]
+
+
+def test_simulated_clocks_are_put_back_when_the_code_raises():
+    before = time.perf_counter
+    with pytest.raises(ZeroDivisionError), SimulatedClocks(RecordingSleep()):
+        1 / 0
+    assert time.perf_counter is before
+
+
+@pytest.mark.parametrize("readings, unit", [
+    ([(2.5, 2500.0), (40.0, 40_000)], "ms"),
+    ([(2.5, 2.5), (40.0, 40.0)], "s"),
+    ([(2.5, 2.5e6), (40.0, 4e7)], "us"),
+    ([(2.5, 2.5e9), (40.0, 4e10)], "ns"),
+    ([(2.5, 2500.0), (40.0, 40.0)], None),   # one in ms, one in s: no unit
+    ([(2.5, 0.2), (40.0, 0.3)], None),       # a clock the simulation did not reach
+    ([(2.5, True), (40.0, "40000")], None),  # not numbers
+])
+def test_elapsed_unit(readings, unit):
+    assert elapsed_unit(readings) == unit
