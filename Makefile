@@ -91,11 +91,30 @@ FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/
 test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 
-test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check (browser too, if Chromium is installed), then lessons and exercises on the other Pythons
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
-	@$(foreach v,$(EXTRA_VERSIONS),echo "== Python $(v) ($(VENV)-$(v)): $(VERSION_TESTS) ==" && \
-		PATH="$(CURDIR)/$(VENV)-$(v)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
-		$(CURDIR)/$(VENV)-$(v)/bin/python -m pytest $(VERSION_TESTS) -m "not spanish" $(PYTEST_ARGS) &&) true
+# `make test` runs two lanes side by side, one per core. The browser lane runs the browser tests
+# (marked e2e: they mostly wait on JupyterLab and Chromium, about 0.7 of a core), then the lessons,
+# helper package and exercises on each other Python; its output goes to $(TEST_LOGS)/, and is shown
+# at the end (whole if it failed). The main lane runs everything else on the course's Python, live.
+TEST_LOGS := artifacts/test-logs
+LANES := browser $(foreach v,$(EXTRA_VERSIONS),python-$(v))
+# Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
+lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
+test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests then the other Pythons (logged), and the rest (live)
+	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
+	@echo "Browser lane (browser tests, then Python $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
+	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m e2e $(PYTEST_ARGS) > $(TEST_LOGS)/browser.log 2>&1; \
+		echo $$? > $(TEST_LOGS)/browser.rc; \
+		$(foreach v,$(EXTRA_VERSIONS),PATH="$(CURDIR)/$(VENV)-$(v)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
+			$(CURDIR)/$(VENV)-$(v)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish" $(PYTEST_ARGS) \
+			> $(TEST_LOGS)/python-$(v).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(v).rc;) \
+	} & \
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not e2e" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
+	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
+	echo "== Main lane done; waiting for the browser lane =="; wait; failed=; \
+	$(foreach lane,$(LANES),echo "== $(lane) ($(TEST_LOGS)/$(lane).log) =="; \
+		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
+	$(call lane_ok,main) || failed="$$failed main"; \
+	if [ -n "$$failed" ]; then echo "FAILED:$$failed (logs in $(TEST_LOGS)/)"; exit 1; fi
 	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises; the Spanish edition's notebooks, the same code, on $(MAIN_VERSION) only))."
 	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
 

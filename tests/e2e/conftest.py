@@ -43,7 +43,12 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "e2e: drives JupyterLab in headless Chromium (needs /usr/bin/chromium)")
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects: `make test` runs `-m e2e` in a lane of its own
 def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.e2e)
     if os.access(CHROMIUM, os.X_OK):
         return
     if os.environ.get("E2E_REQUIRED"):
