@@ -91,26 +91,26 @@ FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/
 test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 
-# `make test` runs two lanes side by side, one per core. The browser lane runs the browser tests
-# (marked e2e: they mostly wait on JupyterLab and Chromium, about 0.7 of a core), then the lessons,
-# helper package and exercises on each other Python; its output goes to $(TEST_LOGS)/, and is shown
-# at the end (whole if it failed). The main lane runs everything else on the course's Python, live.
+# `make test` runs two lanes side by side, one per core. The side lane runs the tests marked `side`
+# (tests/conftest.py: SIDE_LANE, the browser tests first: they mostly wait on JupyterLab and
+# Chromium), then the lessons, helper package and exercises on each other Python; its output goes to
+# $(TEST_LOGS)/ and is shown at the end (whole if it failed). The main lane runs the rest, live.
 TEST_LOGS := artifacts/test-logs
-LANES := browser $(foreach v,$(EXTRA_VERSIONS),python-$(v))
+LANES := side $(foreach v,$(EXTRA_VERSIONS),python-$(v))
 # Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
 lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
-test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests then the other Pythons (logged), and the rest (live)
+test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests, lessons, LMS, then the other Pythons (logged); the rest (live)
 	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
-	@echo "Browser lane (browser tests, then Python $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
-	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m e2e $(PYTEST_ARGS) > $(TEST_LOGS)/browser.log 2>&1; \
-		echo $$? > $(TEST_LOGS)/browser.rc; \
+	@echo "Side lane (tests marked side, then Python $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
+	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
+		echo $$? > $(TEST_LOGS)/side.rc; \
 		$(foreach v,$(EXTRA_VERSIONS),PATH="$(CURDIR)/$(VENV)-$(v)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
 			$(CURDIR)/$(VENV)-$(v)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish" $(PYTEST_ARGS) \
 			> $(TEST_LOGS)/python-$(v).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(v).rc;) \
 	} & \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not e2e" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
 	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
-	echo "== Main lane done; waiting for the browser lane =="; wait; failed=; \
+	echo "== Main lane done; waiting for the side lane =="; wait; failed=; \
 	$(foreach lane,$(LANES),echo "== $(lane) ($(TEST_LOGS)/$(lane).log) =="; \
 		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
 	$(call lane_ok,main) || failed="$$failed main"; \

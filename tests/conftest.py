@@ -1,6 +1,7 @@
 """Shared test settings: everything offline, nothing waits."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,22 @@ SAMPLE_CLASS_LIMITS = ["--timeout", "10", "--notebook-timeout", "25"]
 SLOW_TIMEOUT = 1200
 
 
+# `make test` runs two lanes side by side (Makefile): the tests in these folders, marked `side`, and
+# then the other Pythons' suites in one (`-m side`); everything else in the other (`-m "not side"`).
+# The browser tests mostly wait on JupyterLab and Chromium, the lessons on one kernel at a time and
+# the learner edition's fresh clone on pip: together they balance the main lane's grading.
+SIDE_LANE = ("e2e", "lessons", "lms")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects, and before tests/e2e/conftest.py reads `e2e`
 def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
     for item in items:
+        folder = Path(item.path).relative_to(here).parts[0] if here in Path(item.path).parents else ""
+        if folder in SIDE_LANE:
+            item.add_marker(pytest.mark.side)
+        if folder == "e2e":
+            item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("timeout") is None and (
                 item.get_closest_marker("slow") or item.get_closest_marker("e2e")):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))

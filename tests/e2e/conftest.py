@@ -43,12 +43,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "e2e: drives JupyterLab in headless Chromium (needs /usr/bin/chromium)")
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects: `make test` runs `-m e2e` in a lane of its own
-def pytest_collection_modifyitems(config, items):
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(item.path).parents:
-            item.add_marker(pytest.mark.e2e)
+def pytest_collection_modifyitems(config, items):  # every test of this folder is marked e2e (tests/conftest.py)
     if os.access(CHROMIUM, os.X_OK):
         return
     if os.environ.get("E2E_REQUIRED"):
