@@ -171,13 +171,12 @@ class SimulatedClocks:
         for name in CLOCKS:
             for attr in (name, name + "_ns"):
                 self._switch(time, attr, fakes[id(getattr(time, attr))])
-        real = {id(saved): fakes[id(saved)] for _, _, saved in self._saved}
-        for function in self.functions:
+        for function in self.functions:  # the fakes' defaults keep the real clocks alive: their ids stay theirs
             namespace = getattr(function, "__globals__", None)
             if isinstance(namespace, dict):
                 for key, value in list(namespace.items()):
-                    if id(value) in real:
-                        self._switch(namespace, key, real[id(value)])
+                    if id(value) in fakes:
+                        self._switch(namespace, key, fakes[id(value)])
         return self
 
     def __exit__(self, *exc: object) -> None:
