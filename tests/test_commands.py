@@ -20,7 +20,9 @@ from autograder.course import ROOT
 PACKAGE = ROOT / "autograder"
 # Not a command: the clean room's own process, started by the grader with its payload on stdin.
 NOT_COMMANDS = {"autograder.cleanroom_runner"}
-SKIPPED_DIRS = {".git", "__pycache__", ".ipynb_checkpoints", "node_modules", ".pytest_cache"}
+# Not the checkout's own content: git, caches, and artifacts/ (what the running tests write: `make test`'s lane logs grow
+# while this test runs in the main lane).
+SKIPPED_DIRS = {".git", "__pycache__", ".ipynb_checkpoints", "node_modules", ".pytest_cache", "artifacts"}
 
 
 def commands() -> list[str]:
