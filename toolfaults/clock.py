@@ -17,15 +17,20 @@ code that measures time with it sees the waiting it would have done.
 ``time.perf_counter()``, ``time.monotonic()`` or ``time.time()``: while it is active,
 those clocks read a :class:`RecordingSleep`'s simulated time, so a tool whose
 simulated latency is 2.5 s "takes" 2.5 s without anybody waiting, and
-:func:`elapsed_unit` tells whether a reported duration is in milliseconds.
+:func:`elapsed_unit` tells whether a reported duration is in milliseconds. It also
+reaches ``timeit.default_timer`` and, through the names a function's module bound to
+the ``datetime`` module or class, ``datetime.now()``, ``utcnow()`` and ``today()``.
 """
 
 from __future__ import annotations
 
+import datetime as _datetime
 import math
 import numbers
 import threading
 import time
+import timeit
+import types
 from typing import Any, Callable
 
 from .language import say
@@ -116,14 +121,71 @@ class RecordingSleep:
 CLOCKS = ("perf_counter", "monotonic", "time")
 
 
+class _SimulatedDatetimeMeta(type):
+    """``isinstance(real_datetime, simulated_class)`` stays True: the stand-in class is only a window on the clock."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, _datetime.datetime)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, _datetime.datetime)
+
+
+def _simulated_datetime_class(now: Callable[[], float | None]) -> type:
+    """A ``datetime.datetime`` stand-in whose ``now/utcnow/today`` read ``now()`` (a timestamp, or None: real time).
+
+    What they return are real :class:`datetime.datetime` instances, so arithmetic and comparisons with other
+    datetimes work, and ``isinstance`` answers for the stand-in as for the real class.
+    """
+    real = _datetime.datetime
+
+    class datetime(real, metaclass=_SimulatedDatetimeMeta):  # noqa: N801 - it stands in for datetime.datetime
+        @classmethod
+        def now(cls, tz: _datetime.tzinfo | None = None) -> _datetime.datetime:  # type: ignore[override]
+            stamp = now()
+            return real.now(tz) if stamp is None else real.fromtimestamp(stamp, tz)
+
+        @classmethod
+        def utcnow(cls) -> _datetime.datetime:  # type: ignore[override]
+            stamp = now()
+            if stamp is None:
+                return real.now(_datetime.timezone.utc).replace(tzinfo=None)
+            return real.fromtimestamp(stamp, _datetime.timezone.utc).replace(tzinfo=None)
+
+        @classmethod
+        def today(cls) -> _datetime.datetime:  # type: ignore[override]
+            return cls.now()
+
+    datetime.__qualname__ = datetime.__name__ = "datetime"
+    datetime.__module__ = "datetime"
+    return datetime
+
+
+class _DatetimeModule(types.ModuleType):
+    """The ``datetime`` module, but its ``datetime`` class is the simulated stand-in; everything else is the real one."""
+
+    def __init__(self, simulated: type) -> None:
+        super().__init__("datetime", _datetime.__doc__)
+        self.datetime = simulated
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_datetime, name)
+
+    def __dir__(self) -> list[str]:
+        return dir(_datetime)
+
+
 class SimulatedClocks:
     """While active, ``time.perf_counter/monotonic/time`` (and their ``_ns`` twins) follow ``source.now()``.
 
     Only the thread that entered sees simulated time; every other thread (a kernel's
     own machinery) keeps the real clocks. Each clock starts from its real reading and
     moves only when ``source`` does, by as much. Names that ``functions``' modules
-    bound to a clock (``from time import perf_counter``) are switched too. Everything
-    is put back on exit.
+    bound to a clock (``from time import perf_counter``) are switched too, and so is
+    ``timeit.default_timer``. Names that they bound to the ``datetime`` module or to
+    the ``datetime.datetime`` class are switched to stand-ins whose ``now()``,
+    ``utcnow()`` and ``today()`` follow the simulated ``time.time()`` (``isinstance``
+    with a real datetime keeps working). Everything is put back on exit.
 
     >>> work = RecordingSleep()
     >>> with SimulatedClocks(work):
@@ -167,17 +229,36 @@ class SimulatedClocks:
             setattr(namespace, name, value)
 
     def __enter__(self) -> SimulatedClocks:
+        try:
+            self._enter()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def _enter(self) -> None:
         fakes = self._fakes()
+        real_time = time.time
+        fake_time = fakes[id(real_time)]
+        thread = threading.get_ident()
         for name in CLOCKS:
             for attr in (name, name + "_ns"):
                 self._switch(time, attr, fakes[id(getattr(time, attr))])
+        if id(timeit.default_timer) in fakes:
+            self._switch(timeit, "default_timer", fakes[id(timeit.default_timer)])
+        # datetime.now() in the entering thread reads the simulated time.time(); other threads see real time
+        simulated_class = _simulated_datetime_class(lambda: fake_time() if threading.get_ident() == thread else None)
+        simulated_module = _DatetimeModule(simulated_class)
         for function in self.functions:  # the fakes' defaults keep the real clocks alive: their ids stay theirs
             namespace = getattr(function, "__globals__", None)
             if isinstance(namespace, dict):
                 for key, value in list(namespace.items()):
                     if id(value) in fakes:
                         self._switch(namespace, key, fakes[id(value)])
-        return self
+                    elif value is _datetime:
+                        self._switch(namespace, key, simulated_module)
+                    elif value is _datetime.datetime:
+                        self._switch(namespace, key, simulated_class)
 
     def __exit__(self, *exc: object) -> None:
         while self._saved:

@@ -42,16 +42,20 @@ import re
 from .language import strip_accents as _plain
 
 __all__ = [
+    "asks_for_a_number",
     "names",
     "names_error",
     "names_range",
+    "names_value",
     "says_all_failed",
     "says_allowed_scales",
+    "says_data_may_be_old",
     "says_do_not_repeat",
     "says_internal_failure",
     "says_limit_reached",
     "says_may_be_stale",
     "says_no_result",
+    "says_no_source_answered",
     "says_not_confirmed",
     "says_not_repeated",
     "says_not_the_arguments",
@@ -115,12 +119,14 @@ def names_error(message: object, error: BaseException) -> bool:
 _KINDS = {
     "ConnectionRefusedError": r"connection (was )?refused|refused (the|a|our) connection",
     "ConnectionResetError": r"connection (was )?(reset|dropped|closed)",
-    "ConnectionError": r"connection (failed|failure|error|problem|lost|broke)|(could not|couldn't|cannot|can't|unable to) "
+    "ConnectionError": r"connection(?: (?:to|with) (?:the |a |an )?[\w-]+(?: [\w-]+)?)? (?:(?:was|has been|got|is) )?"
+                       r"(failed|failure|error|problem|lost|broke|broken|dropped|interrupted)"
+                       r"|(could not|couldn't|cannot|can't|unable to) "
                        r"(connect|reach)|(failed|unable) to connect|no connection|(lost|lost the|dropped the) connection"
                        r"|(host|server|service|api|endpoint) (is |was )?unreachable",
-    "TimeoutError": r"timed? ?out|time ?out|took too long|did not (answer|respond|reply) in time|deadline",
+    "TimeoutError": r"timed?[ -]?out|took too long|did not (answer|respond|reply) in time|deadline",
     "FileNotFoundError": r"(file|path) (was )?not found|no such file|(file|path) (does not|doesn't) exist|missing file",
-    "PermissionError": r"permission|not (allowed|permitted)|access (is |was )?denied|forbidden",
+    "PermissionError": r"permission|not (allowed|permitted|authori[sz]ed)|unauthori[sz]ed|access (is |was )?denied|forbidden",
     "KeyError": r"\bkey\b",
     "ZeroDivisionError": r"divi(de|sion|ded) by zero",
     "ValueError": r"(bad|invalid|wrong) value|value (error|is (not valid|invalid|wrong))",
@@ -129,10 +135,13 @@ _KINDS = {
 _KINDS_ES = {
     "ConnectionRefusedError": r"conexion rechazada",
     "ConnectionResetError": r"conexion (reiniciada|restablecida|cortada|cerrada)",
-    "ConnectionError": r"(error|fallo|problema|falta) de conexion|conexion (fallida|perdida)|sin conexion",
-    "TimeoutError": r"tiempo de espera|(se )?agot\w* (el )?tiempo|tiempo agotado|timeout",
+    "ConnectionError": r"(error|fallo|problema|falta) de conexion|conexion (fallida|perdida|interrumpida|caida)|sin conexion"
+                       r"|(se )?(perdio|cayo|corto|fallo|interrumpio) la conexion"
+                       r"|no (se )?(pudo|puede|podia|logro|consiguio|fue posible|es posible) (conectar|establecer (la|una) conexion)"
+                       r"|(imposible|incapaz de) conectar",
+    "TimeoutError": r"tiempo de espera|(se )?agot\w* (el )?tiempo|tiempo agotado|time[ -]?out",
     "FileNotFoundError": r"(archivo|fichero) no (encontrado|existe)|no (se encontro|existe) el (archivo|fichero)",
-    "PermissionError": r"permiso",
+    "PermissionError": r"permiso|no (esta |estaba )?autorizad|sin autorizacion|acceso denegado|prohibid",
     "KeyError": r"\bclave\b",
     "ZeroDivisionError": r"division (por|entre) cero",
     "ValueError": r"(error|problema) de valor|valor (no valido|invalido|incorrecto)",
@@ -140,53 +149,128 @@ _KINDS_ES = {
 }
 
 
+# The count as an ordinal ("it failed on the third and last attempt", "falló al tercer intento", "por tercera vez").
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+             9: "ninth", 10: "tenth"}
+_ORDINALS_ES = {1: "primer[oa]?", 2: "segund[oa]", 3: "tercer[oa]?", 4: "cuart[oa]", 5: "quint[oa]", 6: "sext[oa]",
+                7: "s[eé]?ptim[oa]", 8: "octav[oa]", 9: "noven[oa]", 10: "d[eé]cim[oa]"}
+
+
 def says_number(message: object, n: int) -> bool:
-    """The message gives the number ``n`` in digits or (up to ten) in words.
+    """The message gives the number ``n`` in digits or (up to ten) in words, cardinal or ordinal.
 
     >>> says_number("Gave up after three attempts.", 3), says_number("Gave up after 13 attempts.", 3)
     (True, False)
     >>> says_number("Me rendí tras tres intentos.", 3)
     True
+    >>> says_number("It failed again on the third and last attempt.", 3), says_number("Falló al tercer intento.", 3)
+    (True, True)
     """
     word = "|".join(w for w in (_NUMBER_WORDS.get(n), _NUMBER_WORDS_ES.get(n)) if w)
+    ordinal = "|".join(w for w in (_ORDINALS.get(n), _ORDINALS_ES.get(n)) if w)
     pattern = rf"(?<![\d.])(?<!\d,){n}(?!\d|[.,]\d)" + (rf"|\b({word})\b" if word else "")
+    if ordinal:  # an ordinal counts when it ranks an attempt ("1 segundo" is no second attempt)
+        pattern += rf"|\b({ordinal})\b(?: [\w']+){{0,3}}? (attempts?|tries|try|calls?|times?|intentos?|vez|llamadas?|tentativas?)\b"
     return re.search(pattern, _text(message)) is not None
 
 
-_NUMBER = r"(?:\d{1,3}(?:[,\u202f\u00a0]\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:e[+-]?\d+)?"
+# Numbers written in words, for every matcher that reads numbers ("minus one hundred", "one thousand", "menos cien", "mil").
+_UNITS_EN = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+             "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS_EN = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_UNITS_ES = ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce",
+             "trece", "catorce", "quince", "dieciseis", "diecisiete", "dieciocho", "diecinueve", "veinte"]
+_TENS_ES = ["treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"]
+_HUNDREDS_ES = ["ciento", "doscient", "trescient", "cuatrocient", "quinient", "seiscient", "setecient", "ochocient",
+                "novecient"]
+_WORD_VALUES = {
+    **{w: i for i, w in enumerate(_UNITS_EN)}, **{w: 20 + 10 * i for i, w in enumerate(_TENS_EN)},
+    **{w: i for i, w in enumerate(_UNITS_ES)}, **{w: 30 + 10 * i for i, w in enumerate(_TENS_ES)},
+    "un": 1, "una": 1, "veintiun": 21, "veintiuno": 21, "veintiuna": 21,
+    **{"veinti" + w: 20 + i for i, w in enumerate(_UNITS_ES[2:10], start=2)},
+    "cien": 100, **{w + e: 100 * (i + 1) for i, w in enumerate(_HUNDREDS_ES) for e in (["", "s"] if i == 0 else ["os", "as"])},
+}
+_WORD_SCALES = {"hundred": 100, "thousand": 1000, "mil": 1000, "million": 10**6, "millon": 10**6, "millones": 10**6}
+_NUMBER_WORD = r"\b(?:{})\b".format("|".join(sorted([*_WORD_VALUES, *_WORD_SCALES], key=len, reverse=True)))
+
+
+def _words_to_digits(text: str) -> str:
+    """``text`` with numbers written in words turned into digits ("one thousand" -> "1000", "menos cien" -> "-100")."""
+    text = re.sub(r"\ba (hundred|thousand|million)\b", r"one \1", text)
+    # "one hundred and twenty" is one number, "one hundred and one thousand" two
+    text = re.sub(r"\bhundred and (?=(?:{})\b(?:[ -](?:{})\b)?(?! (?:hundred|thousand|million)\b))".format(
+        "|".join(_TENS_EN + _UNITS_EN[1:]), "|".join(_UNITS_EN[1:10])), "hundred ", text)
+    # "twenty-five", "treinta y dos": the only joiners kept ("between one hundred and one thousand" is two numbers)
+    text = re.sub(r"\b({})-({})\b".format("|".join(_TENS_EN), "|".join(_UNITS_EN[1:10])), r"\1 \2", text)
+    text = re.sub(r"\b({}) y (un|una|{})\b".format("|".join(_TENS_ES), "|".join(_UNITS_ES[1:10])), r"\1 \2", text)
+
+    def value(run: re.Match) -> str:
+        total = current = 0
+        for word in run.group().split():
+            if word == "hundred":
+                current = (current or 1) * 100
+            elif word in _WORD_SCALES:
+                total, current = total + (current or 1) * _WORD_SCALES[word], 0
+            else:
+                current += _WORD_VALUES[word]
+        return str(total + current)
+
+    return re.sub(rf"{_NUMBER_WORD}(?:\s+{_NUMBER_WORD})*", value, text)
 
 
 def _numbers(text: str, signed: bool = False) -> set[float]:
-    """Every number written in ``text`` ("1,000" and "1 000" are one thousand; "-100" is negative if ``signed``).
+    """Every number in ``text`` (lower case, no accents), in digits or in words, read the English and the Spanish way.
 
-    A number is read the English way and the Spanish way ("1.000" one thousand, "0,75" three quarters):
-    the set holds both readings.
+    "1,000", "1 000" (also with a thin or no-break space), "1.000" and "1.000,0" are one thousand; "0,75" is three
+    quarters; "one thousand" and "mil" are 1000; "minus one hundred", "menos cien" and "−100" are -100 if ``signed``.
     """
+    text = _words_to_digits(re.sub(r"[−–—]", "-", text))
+    text = re.sub(r"\b(minus|menos|negative|negativo)\s+(?=\d)", "-", text)
+    text = re.sub(r"(?<=\d)[\u2009\u202f\u00a0](?=\d)", " ", text)
     text = re.sub(r"\b(\d{1,3})((?: \d{3})+)\b", lambda m: m.group().replace(" ", ""), text)
-    pattern = (r"(-\s?)?" if signed else "") + _NUMBER
-    found = {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, text)}
+    # Spanish thousands and decimals together ("1.000,0" is 1000.0)
+    text = re.sub(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+),(\d+)(?![\d.,]\d|\d)",
+                  lambda m: m.group(1).replace(".", "") + "." + m.group(2), text)
+    number = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:e[+-]?\d+)?"
+    pattern = (r"(-\s?)?" if signed else "") + number
+    found = {float(re.sub(r"[\s,]", "", m.group())) for m in re.finditer(pattern, text)}
     # A full stop or comma right after the number ends the sentence or the clause ("el máximo es 1.000.").
     spanish = re.sub(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)", lambda m: m.group().replace(".", ""), text)
     spanish = re.sub(r"(?<![\d.,])(\d+),(\d+)(?!\d|[.,]\d)", r"\1.\2", spanish)
     if spanish != text:
-        found |= {float(re.sub(r"[\s,\u202f\u00a0]", "", m.group())) for m in re.finditer(pattern, spanish)}
+        found |= {float(re.sub(r"[\s,]", "", m.group())) for m in re.finditer(pattern, spanish)}
+    return found
+
+
+def _clock_durations(text: str) -> set[float]:
+    """Durations written as a clock, ``str(timedelta)`` style: "0:02:00" is 120 s (h:mm:ss, seconds may have decimals)."""
+    found = set()
+    for m in re.finditer(r"(?<![\d:.])(?:(\d+) days?, )?(\d+):([0-5]\d):([0-5]\d(?:\.\d+)?)(?![\d:])", text):
+        days, hours, minutes, secs = m.groups()
+        found.add(int(days or 0) * 86400 + int(hours) * 3600 + int(minutes) * 60 + float(secs))
     return found
 
 
 def says_when_to_retry(message: object, seconds: float) -> bool:
-    """The message says when to try again: ``seconds`` as seconds, minutes or milliseconds.
+    """The message says when to try again: ``seconds`` as seconds, minutes, hours or milliseconds.
 
-    "try again in 120 s", "retry after 120.0 seconds", "wait 2 minutes" and
-    "Retry-After: 120000 ms" all say it for 120 s; "try again later" alone does not say when.
-    Spanish alike: "inténtalo de nuevo en 2 minutos", "reintenta en 120 segundos", "espera 45 s";
-    "inténtalo más tarde" alone does not say when.
+    "try again in 120 s", "retry after 120.0 seconds", "wait 2 minutes", "wait two minutes",
+    "try again in 0:02:00" (a ``timedelta``) and "Retry-After: 120000 ms" all say it for 120 s;
+    "try again later" alone does not say when. Spanish alike: "inténtalo de nuevo en 2 minutos",
+    "reintenta en 120 segundos", "espera dos minutos", "espera 45 s"; "inténtalo más tarde" alone
+    does not say when.
 
     >>> says_when_to_retry("Busy: wait 45 seconds before the next call.", 45)
     True
+    >>> says_when_to_retry("Busy: try again in two minutes.", 120), says_when_to_retry("Try again in 0:02:00.", 120)
+    (True, True)
     >>> says_when_to_retry("Busy: try again later.", 45), says_when_to_retry("Ocupado: inténtalo más tarde.", 45)
     (False, False)
     """
     text = re.sub(r"(\d)([a-z])", r"\1 \2", _text(message))  # "2min" -> "2 min"
+    text = re.sub(r"\ban? (?=(?:hour|minute|second)\b)", "1 ", text)  # "in an hour" (Spanish "una hora" reads as words)
+    if any(math.isclose(d, seconds, rel_tol=1e-3, abs_tol=1e-6) for d in _clock_durations(text)):
+        return True
     numbers = _numbers(text)
 
     def close(a: float, b: float) -> bool:
@@ -195,6 +279,8 @@ def says_when_to_retry(message: object, seconds: float) -> bool:
     if any(close(n, seconds) for n in numbers):
         return True
     if re.search(r"\bmin", text) and any(close(n, seconds / 60) for n in numbers):
+        return True
+    if re.search(r"\bhours?\b|\bhoras?\b|\bh\b", text) and any(close(n, seconds / 3600) for n in numbers):
         return True
     if re.search(r"\bms\b|millisecond|milisegundo", text) and any(close(n, seconds * 1000) for n in numbers):
         return True
@@ -210,76 +296,181 @@ _FAILED = (r"(fail|unavailable|down\b|error|unreachable|could ?n[o']t|can't|can 
 # "none of them", "none worked", "nobody answered": no source gave an answer.
 _NONE_ANSWERED = (r"\bnone (of\b|(of them |at all )?(worked|answered|responded|replied|succeeded|helped|returned|gave|came back|"
                   r"could|did|was|were|is|are)\b)")
-_ALL_FAILED = [
-    rf"\b(all|every|each)\b{_SAME_SENTENCE}{_FAILED}",
-    rf"{_FAILED}{_SAME_SENTENCE}\b(all|every|each)\b",
-    _NONE_ANSWERED,
+# "No source failed", "none of the sources failed", "answered without error", "ninguna falló": the opposite of
+# every source failing. Taken out of a message before the patterns below read it ("None of the sources failed"
+# must not pass as "none of the sources ...").
+_GAP = r"(?: (?!(?:and|but|so|because|since|as|after|before|all|every|each|both|answered|responded|replied|worked)\b)[\w'()-]+){0,3}?"
+_NONE_FAILED = [
+    rf"\b(no|none|nothing|neither|not one|not a single|zero|0)\b( of)?{_GAP} (failed|fail|fails|failing|failures?|errored|errors?"
+    r"|raised|threw|thrown|exceptions?|went wrong|broke|crashed|was down|were down|timed out)\b",
+    r"\bwithout (an |any |a single )?(errors?|failures?|exceptions?|problems?|issues?|fail\w*)\b",
+    r"\b(error|failure|exception)[- ]free\b",
+]
+_GAP_ES = r"(?: (?!(?:y|pero|porque|como|tras|antes|todas?|todos?|cada|respondi\w*|contest\w*|funcion\w*)\b)[\w'()-]+){0,3}?"
+_NONE_FAILED_ES = [
+    rf"\b(ningun[oa]?|nada|nadie|ni una|ni uno|cero|0)\b( de)?{_GAP_ES} (fallo|fallaron|ha fallado|han fallado|dio error|dieron error"
+    r"|lanzo|lanzaron|tuvo errores|tuvo error|tuvieron errores|se cayo|se cayeron)\b",
+    rf"\bno (fallo|fallaron|ha fallado|han fallado|dio error|dieron error|hubo (errores|fallos)|hay (errores|fallos))\b(?:{_GAP_ES} ningun[oa]?\b)?",
+    r"\bsin (ningun |ni un )?(errore?s?|fallos?|problemas?|excepcion\w*)\b",
+]
+_COUNT = r"(\d+|two|three|four|five|six|seven|eight|nine|ten|all)"
+_COUNT_ES = r"(\d+|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|todas|todos)"
+# Said of the sources, not of an empty result ("no results", "no data"), which an answer that is "" may rightly say.
+_ALL_FAILED_SOURCES = [
+    rf"\b(all|every|each|both|everything)\b{_SAME_SENTENCE}{_FAILED}",
+    rf"{_FAILED}{_SAME_SENTENCE}\b(all|every|each|both)\b",
+    r"\bnone (of (the |these |those |your |our |my )?(\d+ |two |three |four |five )?(them|sources|providers|backends|fallbacks|options"
+    r"|alternatives|apis|services|endpoints)\b|(of them |at all )?(worked|answered|responded|replied|succeeded|helped|returned|gave|"
+    r"came back|could|did|was|were|is|are)\b)",
     r"\bnobody\b",
     r"\bno (single )?(source|sources|one|provider|providers|backend|backends|fallback)\b",
     r"\bnot (a single|one) (source|of)",
-    r"\bno (answer|result|data)\b",
     r"\bnothing (answered|worked|came back|succeeded)\b",
-    rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
+    rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany (of (the|them|these|those)|source|sources|provider|providers"
+    r"|backend|backends|fallback|fallbacks|option|options|api|apis|service|services)\b",
     r"\b(fallback chain|chain|fallbacks|sources|options|alternatives)( is| are| was| were| has been| have been| got)?( all)? exhausted\b",
     r"\bran out of (sources|fallbacks|options|alternatives)\b",
+    # "The whole fallback chain failed", "the fallback chain failed"
+    rf"\b(whole|entire|complete|full) (fallback )?(chain|list|set)( of (sources|fallbacks))?\b{_SAME_SENTENCE}{_FAILED}",
+    r"\b(the )?fallback chain (failed|has failed|broke|errored)",
+    # "0 of 3 sources answered", "zero out of 3 answered"
+    rf"\b(0|zero|none)( out)? of (the )?{_COUNT}( \w+)? (answered|responded|replied|worked|succeeded|gave an answer|returned an answer)",
+    # "Neither a nor b answered"
+    rf"\bneither\b{_SAME_SENTENCE}\bnor\b{_SAME_SENTENCE}\b(answered|responded|replied|worked|succeeded|gave|returned|came back)\b",
 ]
-_ALL_FAILED_ES = [
+_ALL_FAILED = _ALL_FAILED_SOURCES + [
+    _NONE_ANSWERED,
+    r"\bno (answer|result|data)\b",
+    rf"(\bnot\b|n't\b|\bnever\b|\bunable\b|\bfail)\w*{_SAME_SENTENCE}\bany\b",
+    # "Could not get an answer from a, b or c"
+    r"\b(could ?n[o']t|can't|can ?not|unable to|failed to|did ?n[o']t) (get|obtain|receive|fetch|retrieve) (an? |any )?"
+    r"(answer|result|response|reply)\b",
+]
+_ALL_FAILED_ES_SOURCES = [
     # "todas las fuentes fallaron", "fallaron todas", "ninguna fuente respondió", "se probaron todas sin éxito"...
-    rf"\b(todas?|todos?|cada)\b{_SAME_SENTENCE}{_FAILED_ES}",
-    rf"{_FAILED_ES}{_SAME_SENTENCE}\b(todas?|todos?|cada una|cada uno)\b",
-    # Not a list that is empty ("Fuentes fallidas: ninguna."), which is a success.
-    r"(?<!: )\bningun[oa]?\b(?! (aviso|problema|error|fallo)\b)", r": ningun[oa]?\b(?=\s*\w)",
+    rf"\b(todas?|todos?|cada|ambas|ambos)\b{_SAME_SENTENCE}{_FAILED_ES}",
+    rf"{_FAILED_ES}{_SAME_SENTENCE}\b(todas?|todos?|cada una|cada uno|ambas|ambos)\b",
+    # Not a list that is empty ("Fuentes fallidas: ninguna."), which is a success, nor "ningún resultado" (an empty answer).
+    r"(?<!: )\bningun[oa]?\b(?! (aviso|problema|error|fallo|resultado|dato|registro|coincidencia|contenido|texto)s?\b)",
+    r": ningun[oa]?\b(?=\s*\w)(?! (resultado|dato|registro|coincidencia|contenido|texto)s?\b)",
     rf"{_FAILED_ES}{_SAME_SENTENCE}\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer)",
     rf"\b(las|los) (\d+|dos|tres|cuatro|cinco|seis) (?!primer){_SAME_SENTENCE}{_FAILED_ES}",
-    r"\bno (hay|hubo|se obtuvo|obtuve|obtuvimos|tengo|tenemos|se pudo obtener|pude obtener) (ninguna |una )?(respuesta|resultado|dato)",
-    r"\bsin (respuesta|resultados?|datos)\b",
     r"\bnada (respondio|funciono|contesto)\b",
     r"\bnadie (respondio|contesto)\b",
+    # "0 de 3 fuentes respondieron", "cero de las tres respondieron"
+    rf"\b(0|cero|ninguna?|ninguno) de (las |los )?{_COUNT_ES}( \w+)? (respondi|contest|funcion|dio|dieron|devolvi)\w*",
+    # "Ni a ni b ni c respondieron"
+    rf"\bni\b{_SAME_SENTENCE}\bni\b{_SAME_SENTENCE}\b(respondi|contest|funcion|dio respuesta|dieron respuesta|devolvi)\w*",
 ]
+_ALL_FAILED_ES = _ALL_FAILED_ES_SOURCES + [
+    r"\bno (hay|hubo|se obtuvo|obtuve|obtuvimos|tengo|tenemos|se pudo obtener|pude obtener) (ninguna |una )?(respuesta|resultado|dato)",
+    r"\bsin (respuesta|resultados?|datos)\b",
+]
+
+
+def _without(text: str, patterns: list[str]) -> str:
+    """``text`` with every match of ``patterns`` cut out (a clause that says the opposite)."""
+    for pattern in patterns:
+        text = re.sub(pattern, " ", text)
+    return text
 
 
 def says_all_failed(message: object) -> bool:
     """The message says that every source failed (no source gave an answer).
 
+    "None of the sources failed" and "all sources answered without error" say the opposite.
+
     >>> [says_all_failed(m) for m in ("All sources failed.", "No source could answer.", "mirror_api failed.")]
     [True, True, False]
     >>> [says_all_failed(m) for m in ("Fallaron todas las fuentes.", "Ninguna fuente respondió.", "Falló mirror_api.")]
     [True, True, False]
+    >>> says_all_failed("None of the sources failed.")
+    False
     """
-    return _any(_text(message), _ALL_FAILED + _ALL_FAILED_ES)
+    return _any(_without(_text(message), _NONE_FAILED + _NONE_FAILED_ES), _ALL_FAILED + _ALL_FAILED_ES)
+
+
+# What a success's message may rightly say that the patterns above would read as "all failed": "no fallback was
+# needed", "did not need any other source", "no se consultó ninguna otra fuente".
+_NOT_ABOUT_ALL = [
+    r"\bno (other|further|more|second|backup|fallback|fallbacks|alternative|alternatives)\b( \w+){0,3}",
+    r"\b(need|needed|needing|use|used|using|try|tried|trying|ask|asked|call|called|consult|consulted|touch|touched)( to)?"
+    r"( \w+){0,2} any\b( \w+){0,2}",
+    r"\bningun[oa]? (otr[oa]s?|mas|alternativa|respaldo|reserva)\b( \w+){0,2}",
+]
+
+
+def says_no_source_answered(message: object) -> bool:
+    """Stricter than :func:`says_all_failed`: the message says, of the sources, that none of them answered.
+
+    For the message of a success, which must not say so. "No results", "no data", "sin resultados",
+    "ningún resultado" speak of an empty answer (which is an answer), not of the sources, and do not count.
+
+    >>> [says_no_source_answered(m) for m in ("primary returned nothing: no source could answer.", "Todas fallaron.")]
+    [True, True]
+    >>> [says_no_source_answered(m) for m in ("Answer from primary: empty (no results, no data).", "Respuesta de primary: sin resultados.")]
+    [False, False]
+    """
+    text = _without(_text(message), _NONE_FAILED + _NONE_FAILED_ES + _NOT_ABOUT_ALL)
+    return _any(text, _ALL_FAILED_SOURCES + _ALL_FAILED_ES_SOURCES)
 
 
 # "may be old", "possibly outdated", "might not be current", "cached": the answer may no longer be true.
-_OLD = r"(old|older|obsolete|expired|dated|outdated|stale|out[ -]of[ -]date|earlier|previous)"
-_STALE = [
-    r"stale", r"outdated", r"out[ -]of[ -]date", r"\bcached\b",
+_OLD = r"(old|older|obsolete|expired|dated|outdated|stale|out[ -]of[ -]date|earlier|previous|antiquated|superseded)"
+# Words about the answer's age: what a warning says.
+_STALE_WORDS = [
+    r"stale", r"outdated", r"out[ -]of[ -]date",
+    rf"\b(may|might|could|can) (well )?(be|have become|get|grow) (an? |the |somewhat |a bit |slightly |quite )?{_OLD}",
+    rf"\b(possibly|probably|perhaps|maybe|likely|potentially) (an? |the |somewhat |a bit |slightly )?{_OLD}",
+    r"\bold (data|answer|copy|result|information|info|value|version|snapshot|entry|entries)\b",
+    # "several hours old", "a few days old"
+    r"\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?) old\b",
+    r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest|the newest|the most recent|recent)",
+    # "may have changed", "may no longer match the live data"
+    r"(may|might|could|can) (have changed|no longer \w+)",
+    # "may lag behind the live source"
+    r"\b(may|might|could|can|possibly|probably|perhaps|maybe|likely|potentially)( well)? (be )?lag(ging)?( behind)?\b",
+    r"\bnot (reflect|include|show|contain|have)( the)? (recent|latest|current|newest|last)",
+]
+# Words that say the answer came from a cache, which is a warning of its own ("served from the cache").
+_CACHE_WORDS = [
+    r"\bcached\b",
     # Said of where the answer came from, not of a cache the chain fell back from ("falling back from cache"):
     # "served from the cache", "this comes from a cache", "read from cache".
     r"\b(served|read|fetched|retrieved|loaded|pulled|taken)( straight| directly)? (from|out of) (the |a |its |our |your )?"
     r"(local )?cache\b",
     r"\b(comes?|came|coming|is|was|are|were) (straight |directly )?(from|out of) (the|a|its|our|your) (local )?cache\b",
-    rf"\b(may|might|could) (well )?(be|have become) (an? |the |somewhat |a bit |slightly )?{_OLD}",
-    rf"\b(possibly|probably|perhaps|maybe|likely|potentially) (an? |the |somewhat |a bit |slightly )?{_OLD}",
-    r"\bold (data|answer|copy|result|information|info|value|version|snapshot)\b",
-    r"not (be )?(up[ -]to[ -]date|current|fresh|live|the latest|the newest|the most recent|recent)",
-    r"(may|might|could) (have changed|no longer be)",
-    r"\bnot (reflect|include|show|contain|have)( the)? (recent|latest|current|newest|last)",
 ]
-_STALE_ES = [
-    # "puede estar desactualizada", "copia en caché", "datos antiguos", "puede que no sea la más reciente"...
-    r"desactualizad", r"obsolet", r"caducad", r"\bcachead[oa]s?\b", r"\ben (la |una |su )?cache\b",
+_STALE_WORDS_ES = [
+    # "puede estar desactualizada", "anticuada", "desfasada", "datos antiguos", "puede que no sea la más reciente"...
+    r"desactualizad", r"obsolet", r"caducad", r"anticuad", r"desfasad",
+    r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) "
+    r"(viej|antigu|desactualiz|obsolet|caducad|anticuad|desfasad)",
+    r"\b(datos|dato|respuesta|copia|resultado|informacion|valor|version)e?s? (viej|antigu|anterior)",
+    r"\b(quiza|quizas|tal vez|posiblemente|probablemente|seguramente) (ya )?(no )?(sea |este |esten |sean )?"
+    r"(viej|antigu|desactualiz|obsolet|caducad|anticuad|desfasad|actual|al dia|reciente)",
+    r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo)|(la|el|lo) (mas )?(actual|reciente|nuev|ultim))",
+    r"\b(puede|pueden|podria|podrian|pudo|pudieron)( que)? (haber cambiado|haya cambiado|hayan cambiado|ya no (sea|este|sean|esten))",
+    r"\bno (refleje|refleja|reflejara|recoja|recoge|incluya|incluye) (los |las |lo )?(cambios |datos )?(mas )?(reciente|ultim|actual|nuev)",
+]
+_CACHE_WORDS_ES = [
+    r"\bcachead[oa]s?\b", r"\ben (la |una |su )?cache\b",
     # Where the answer came from ("servida desde la caché", "es un dato de la caché"), not a cache that failed
     # before ("de la caché (falló)", "tras pasar de la caché: falló").
     r"\b(vien\w*|ven\w*|proced\w*|sal\w*|servid[oa]s?|sacad[oa]s?|leid[oa]s?|obtenid[oa]s?|tomad[oa]s?|recuperad[oa]s?"
     r"|guardad[oa]s?|es|son|era|eran|dato|datos|copia|copias|valor|valores|informacion)"
     r" (de|desde) (la |una |su )?cache\b(?!\s*(\(|:|fallo|ha fallado|no respond|tambien fallo))",
-    r"\b(puede|pueden|podria|podrian|quiza|quizas|tal vez)( que)? (estar|ser|este|sea|esten|sean) (viej|antigu|desactualiz|obsolet|caducad)",
-    r"\b(datos|dato|respuesta|copia|resultado|informacion|valor|version)e?s? (viej|antigu|anterior)",
-    r"\b(quiza|quizas|tal vez|posiblemente|probablemente|seguramente) (ya )?(no )?(sea |este |esten |sean )?"
-    r"(viej|antigu|desactualiz|obsolet|caducad|actual|al dia|reciente)",
-    r"\bno (este|sea|esten|sean|es|esta|estar|ser) (actual|reciente|al dia|vigente|lo (mas|ultimo)|(la|el|lo) (mas )?(actual|reciente|nuev|ultim))",
-    r"\b(puede|podria|pudo)( que)? (haber cambiado|haya cambiado|ya no (sea|este))",
-    r"\bno (refleje|refleja|reflejara|recoja|recoge|incluya|incluye) (los |las |lo )?(cambios |datos )?(mas )?(reciente|ultim|actual|nuev)",
+]
+# Said negated, the same words mean the opposite: "it is not stale", "live data, not cached", "no están
+# desactualizados", "no guardados en caché". Taken out of a message before the patterns above read it.
+_GAP_STALE = (r"(?: (?!(?:and|but|so|or|may|might|could|can|possibly|probably|perhaps|maybe|likely|because|since|though|although"
+              r"|yet)\b)[\w'-]+){0,3}?")
+_GAP_STALE_ES = r"(?: (?!(?:y|pero|asi|porque|puede|pueden|podria|podrian|quiza|quizas|tal|aunque)\b)[\w'-]+){0,3}?"
+_NOT_STALE = [
+    rf"(?<!\bor may )(?<!\bor might )(\b(not|never|no|none|nothing|without|neither|nor)\b|n't\b){_GAP_STALE} "
+    r"(stale\w*|outdated\w*|out[ -]of[ -]date\w*|old|older|obsolete|expired|dated|cached|from (the |a |its |our |your )?(local )?cache)\b",
+    rf"\b(no|nunca|ni|sin)\b{_GAP_STALE_ES} (desactualizad|obsolet|caducad|anticuad|desfasad|viej|antigu|cachead"
+    r"|(en|de|desde) (la |una |su )?cache\b)\w*",
 ]
 
 
@@ -287,7 +478,8 @@ def says_may_be_stale(message: object) -> bool:
     """The message warns that the answer may be stale (old, cached, out of date).
 
     Naming a cache is not a warning: "after falling back from cache (failed)" says where the chain went,
-    not that the answer is old; "served from the cache" does say it.
+    not that the answer is old; "served from the cache" does say it. Said negated ("not stale", "not cached",
+    "no están desactualizados"), the words mean the opposite and do not count.
 
     >>> [says_may_be_stale(m) for m in ("This may be outdated.", "Served from cache, may be old.", "Answer from api.")]
     [True, True, False]
@@ -295,16 +487,40 @@ def says_may_be_stale(message: object) -> bool:
     False
     >>> [says_may_be_stale(m) for m in ("Puede estar desactualizada.", "Copia de la caché.", "Respuesta de api.")]
     [True, True, False]
+    >>> says_may_be_stale("Answer from primary (live data, not cached).")
+    False
     """
-    return _any(_text(message), _STALE + _STALE_ES)
+    return _any(_without(_text(message), _NOT_STALE), _STALE_WORDS + _CACHE_WORDS + _STALE_WORDS_ES + _CACHE_WORDS_ES)
+
+
+def says_data_may_be_old(message: object) -> bool:
+    """Stricter than :func:`says_may_be_stale`: the message warns in words about age (stale, outdated, may be old,
+    may have changed, desactualizada...), not by naming a cache alone ("cached", "from the cache").
+
+    For the message of an answer from a live source, which must carry no stale warning but may well call a
+    cache that failed before it "the cached copy".
+
+    >>> says_data_may_be_old("Answer from live_api; cache (the cached copy) failed first.")
+    False
+    >>> [says_data_may_be_old(m) for m in ("This may be outdated.", "Puede estar desactualizada.", "It is not stale.")]
+    [True, True, False]
+    """
+    return _any(_without(_text(message), _NOT_STALE), _STALE_WORDS + _STALE_WORDS_ES)
 
 
 _INTERNAL = [
     r"internal", r"crash", r"\bbug\b", r"\bbroke", r"server[- ]side", r"malfunction",
     r"\b(in|inside|within) (the|this|that) tool\b(?! call)", r"\btool itself\b",
-    r"\bon (its|our|the tool's|the service's|the server's|the provider's|their) (own )?(side|end)\b",
+    r"\b(on|at) (its|our|the tool's|the service's|the server's|the provider's|their) (own )?(side|end)\b",
     r"\b(its|the tool's) own (fault|error|problem|failure|bug)\b",
-    r"\bunexpected(ly)? (internal )?(error|exception|failure|fault|crash|problem)\b",
+    # "raised an unexpected error", "an unexpected RuntimeError"
+    r"\bunexpected(ly)? (internal )?\w*(error|exception|failure|fault|crash|problem)\b",
+    # "web_search itself failed", "failed on its own", "a problem of its own", "failed on the server", "a system error"
+    r"\bitself (failed|broke|crashed|errored|raised|threw|blew up|went wrong|had (an? )?(error|problem|failure|fault))\b",
+    r"\b(fail\w*|broke|crash\w*|error\w*) (all )?(on|by) (its|their) own\b",
+    r"\b(problem|error|fault|failure|bug|issue)s? of (its|their) own\b",
+    r"\b(fail\w*|broke|crash\w*|error\w*|went wrong) (on|at|in) the (server|service|backend|provider|remote end)\b",
+    r"\bsystem (error|failure|fault|crash|problem)s?\b",
 ]
 _INTERNAL_ES = [
     # "error interno", "la herramienta se colgó", "fallo dentro de la herramienta"...
@@ -315,6 +531,9 @@ _INTERNAL_ES = [
     r"\b(de|por|en) (su|nuestro|nuestra) (propio |propia )?(lado|parte)\b",
     r"\bdel lado de (la herramienta|el servicio|la api)\b", r"\bdel lado del servicio\b",
     r"\b(error|fallo|excepcion|problema)e?s? inesperad[oa]s?\b",
+    # "falló por sí misma", "un problema propio", "falló en el servidor", "un error del sistema"
+    r"\bpor si (mism[oa]s?|sol[oa]s?)\b", r"\b(error|fallo|problema|excepcion)e?s? propi[oa]s?\b",
+    r"\ben el (servidor|servicio|backend|proveedor)\b", r"\b(error|fallo|problema)e?s? (del|de) sistema\b",
 ]
 
 
@@ -340,6 +559,11 @@ _NO_HELP = (r"(won't|will not|would not|wouldn't|does not|doesn't|cannot|can't|i
             r"(help|fix|change|solve|cure|make (any |a )?difference|matter)\b")
 _OTHER_ARGS = (rf"\b(other|different|new|another set of|alternative|changing|changed|varying|tweaking|altering|adjusting|modifying)"
                rf"\b{_SAME_SENTENCE}{_ARGS}")
+# "It is not the arguments the tool expects", "no son los argumentos correctos" say the opposite.
+_NOT_SAID_OF_ARGS = (r"(?! ((that|which|que) )?(it |the tool |the api |la herramienta |la api |we |i |you )?"
+                     r"(expect|need|want|accept|require|allow|espera|necesita|pide|acepta|admite|requiere)\w*\b"
+                     r"| (correct|correctos|correctas|valid|validos|validas|right|expected|required|needed|accepted|allowed|proper"
+                     r"|esperados|adecuados|necesarios|apropiados|buenos)\b)")
 _NOT_THE_ARGUMENTS = [
     rf"{_ARGS}{_SAME_SENTENCE}{_ARGS_FINE}",
     rf"{_OTHER_ARGS}{_SAME_SENTENCE}{_NO_HELP}",
@@ -349,6 +573,10 @@ _NOT_THE_ARGUMENTS = [
     # "do not retry with other values", "don't vary the arguments"
     rf"(\bnot|n't|\bnever|\bno need to)( \w+)?( it| this| the call| the tool| again)* (with|using) (other|different|new|changed|another)\b{_SAME_SENTENCE}{_ARGS}",
     rf"(\bnot|n't|\bnever|\bno need to) (change|vary|alter|tweak|modify|adjust|fix)( the| your| its| these| those)? {_ARGS}",
+    # "the problem is not the arguments", "the cause is not in the arguments", "it was not your arguments"
+    rf"\b(problem|issue|cause|fault|culprit|error|reason|failure)s? (is|was|are|were|lies|lay)( not|n't)( in| with| from)?"
+    rf"( the| your| its| these| those)? {_ARGS}{_NOT_SAID_OF_ARGS}",
+    rf"\b(it|this|that)( is|'s| was)( not|n't)( the| your| its| these| those)? {_ARGS}{_NOT_SAID_OF_ARGS}",
 ]
 _ARGS_ES = r"\b(argumentos?|parametros?|entradas?|valores|datos de entrada|args)\b"
 _ARGS_FINE_ES = (r"((?<!\bno )\b(son|estan|eran|estaban|parecen|es|esta|era|estaba) (correct[oa]s?|valid[oa]s?|bien)\b"
@@ -364,8 +592,12 @@ _NOT_THE_ARGUMENTS_ES = [
     rf"\b(no (es|son|era|fue|se debe a|viene de|tiene que ver con|esta en|depende de)|nada que ver con|ningun problema con"
     rf"|nada malo (con|en)|independientemente de|sea cual sea|sean cuales sean|sin importar|no importa"
     rf"|no (reintentes|pruebes|intentes|lo intentes|vuelvas a intentarlo|la llames|lo llames|uses|mandes|envies|cambies)( con)? otr[oa]s)"
-    rf"\b{_SAME_SENTENCE}{_ARGS_ES}",
+    rf"\b{_SAME_SENTENCE}{_ARGS_ES}{_NOT_SAID_OF_ARGS}",
     rf"\bno (cambies|modifiques|toques|varies|corrijas|ajustes) (los |tus |sus |estos |esos )?{_ARGS_ES}",
+    # "el problema no son los argumentos", "la causa no está en los argumentos", "no fueron tus argumentos"
+    rf"\b(problema|causa|culpa|fallo|error|motivo) no (es|son|esta|estaba|era|eran|fue|fueron|reside|viene)( en| de)?"
+    rf"( los| tus| sus| estos| esos)? {_ARGS_ES}{_NOT_SAID_OF_ARGS}",
+    rf"\bno (fueron|son|eran) (los|tus|sus) {_ARGS_ES}{_NOT_SAID_OF_ARGS}",
 ]
 
 
@@ -384,13 +616,15 @@ _NO_RESULT = [
     r"\bno (result|results|data|output|content|value|answer|records|matches)\b", r"\bempty\b", r"\bnothing\b",
     r"\bno (return|returned) (value|data|result|output)s?\b", r"\breturned (none|null|nil|no)\b",
     r"\bdid ?n[o']t return\b", r"\bwithout (a |any )?(result|output|value|return value)\b",
+    # "(blank result)", "(null)": a note in brackets, not the bare value "null" or "None"
+    r"\bblank\b", r"[(\[<]\s*(null|none|nil|empty|void|blank)\s*[)\]>]",
 ]
 _NO_RESULT_ES = [
     # "(sin resultado)", "no devolvió nada", "resultado vacío", "no hay registros"...
     r"\bsin (ningun )?(resultados?|datos|salida|contenido|valor|respuesta|registros?|coincidencias)\b",
     r"\bno (hay|hubo|habia|existe|existen|se (encontr|obtuvo|halla)\w*|encontr\w*|devolvio|devuelve|dio|produjo|tiene)\b"
     r"[^.;\n]{0,30}?\b(resultados?|datos?|nada|registros?|coincidencias|salida|valor|contenido|respuesta)\b",
-    r"\bvaci[oa]s?\b", r"\bnada\b",
+    r"\bvaci[oa]s?\b", r"\bnada\b", r"\ben blanco\b", r"[(\[<]\s*(nulo|nula|ninguno|ninguna)\s*[)\]>]",
 ]
 
 
@@ -411,12 +645,15 @@ _NEG = r"(\b(not|never|nothing|without|avoid\w*|prevent\w*|instead of|rather tha
 _NEG_ES = r"\b(no|nunca|ni|nada|sin|evit\w*|para no|en vez de|en lugar de)\b"
 _SAME_CLAUSE = r"[^.;,:!?\n]{0,40}?"
 _DO_NOT_REPEAT = [
-    rf"{_NEG}{_SAME_CLAUSE}(repeat|\bagain\b|\bretry|\bre-?(send|run|try|call|issue|submit)\b|\bonce more\b|\bany ?more\b|\bany longer\b)",
+    rf"{_NEG}{_SAME_CLAUSE}(repeat|\bagain\b|\bretry|\bre-?(send|run|try|call|issue|submit)\b|\bonce more\b|\bany ?more\b|\bany longer\b"
+    r"|\b(a )?(second|third|3rd|another) time\b)",
     r"\bno (retry|retries|retrying|repeat|repeating|more retries)\b",
     r"\bsame (call|arguments|args|request|input|inputs|parameters)\b",
     r"\b(do not|don't|dont|never|no longer) (call|use|run|try|invoke|send|make|issue)\w*\b"
     r"[^.;\n]*?\b(this|these|those|that|same|like this|this way|that way)\b",
-    r"\b(stop|quit|cease) (calling|trying|using|retrying|repeating|sending)\b", r"\bblocked\b",
+    r"\b(stop|quit|cease) (calling|trying|using|retrying|repeating|sending|asking|requesting|running|invoking)\b", r"\bblocked\b",
+    # "already failed twice with these arguments; try something else"
+    r"\balready (failed|been tried|tried)\b[^\n]*?\b(try|do|use|attempt) (something|anything) (else|different)\b",
     r"\bno (more|further) (attempts|calls|tries|retries)\b", r"\bwill not be (run|called|executed|tried)\b",
 ]
 _DO_NOT_REPEAT_ES = [
@@ -424,7 +661,8 @@ _DO_NOT_REPEAT_ES = [
     rf"{_NEG_ES}{_SAME_CLAUSE}(repet|repit|\bde nuevo\b|\botra vez\b|\breintent|\bvuelv\w* a\b|\bmas veces\b|\binsist)",
     r"\bno (la |lo )?insistas\b",
     r"\b(mism[oa]s?) (llamada|argumentos|parametros|peticion|solicitud|entrada|valores)\b",
-    r"\b(deja|dejes|dejar) de (llamar|intentar|probar|usar|insistir|reintentar)", r"\bbloquead",
+    r"\b(deja|dejes|dejar) de (llamar|intentar|probar|usar|insistir|reintentar|pedir|solicitar|enviar|mandar|ejecutar)", r"\bbloquead",
+    r"\bya (fallo|ha fallado|se intento)\b[^\n]*?\b(prueba|intenta|usa|haz) (otra cosa|algo (distinto|diferente))\b",
     r"\bno (mas|hay mas) (intentos|llamadas)\b",
     r"\bno (la |lo )?(llames|uses|ejecutes|invoques|pruebes|intentes|mandes|envies)\b[^.;\n]*?\b(asi|esta|estos|estas|esos|esas|mism[oa]s?)\b",
 ]
@@ -454,6 +692,9 @@ _NOT_CONFIRMED = [
     r"not (be )?(sure|certain)", r"(may|might) or (may|might) not",
     r"(may|might|could) (already )?have (happened|been|gone|went|completed|succeeded|worked|arrived|landed)",
     r"\b(perhaps|maybe|possibly|probably)\b[^.;\n]*?\b(went|was|were|got|has|have|happened|succeeded|completed|arrived)\b",
+    # "The e-mail may already be sent", "Nobody knows if it went out"
+    r"\b(may|might|could) (well )?(already be|be already)\b",
+    r"\b(nobody|no one|no-one|none of us) (knows|can (tell|say|know|be sure)|is sure)\b",
 ]
 _NOT_CONFIRMED_ES = [
     # "no se pudo confirmar", "no sé si se envió", "puede que se haya enviado o no", "quizá se envió"...
@@ -466,6 +707,8 @@ _NOT_CONFIRMED_ES = [
     r"|llego|salio|ocurrio|paso|fue|funciono)",
     r"\bquizas? no\b", r"\bes posible que\b",
     r"\b(resultado|desenlace|estado) (es |queda |sigue )?(desconocido|incierto)\b",
+    # "No consta que se completara", "nadie sabe si llegó"
+    r"\bno (me |nos |le )?consta\b", r"\bnadie (sabe|puede (saber|decir|asegurar))\b",
 ]
 
 
@@ -480,13 +723,19 @@ def says_not_confirmed(message: object) -> bool:
     return _any(_text(message), _NOT_CONFIRMED + _NOT_CONFIRMED_ES)
 
 
+# "tried once, then again", "a single attempt was not enough" say the opposite.
+_THEN_MORE = r"(?![^.;\n]{0,20}?\b(more|again|then|twice|retr\w*|not enough|failed|was not)\b)"
 _NOT_REPEATED = [
     rf"{_NEG}{_SAME_CLAUSE}(repeat|\bretr(y|ied|ying)\b|\bagain\b|\bre-?(send|sent|run|ran|tried|try|attempt|issued|submitted)"
-    r"|second time|\btwice\b|duplicat|one more time|\bonce more\b)",
+    r"|second time|\btwice\b|duplicat|one more time|\bonce more\b|\b(second|another|new|further|more) (attempt|try|call|send)s?\b)",
     r"\bno (further|more|other|additional|second|new) (attempts?|tries|retries|calls?|sends?)\b",
     r"\bno (retry|retries|re-?send|re-?sending|repeat|repetition|second attempt|duplicate)\b",
     r"\b(another|a second|a new|one more) (attempt|try|call|retry|send)\w*\b[^.;,\n]{0,20}?\b(duplicat|double)",
     r"\b(only|just)\b[^.;,\n]{0,20}?\bonce\b|\bonce only\b|\b(only|just) (one|1|a single) (attempt|try|call)\b",
+    # "There was a single attempt", "It was attempted once", "a retry could send it twice, so I stopped"
+    rf"\b((a|one) single (attempt|try|call)|(attempted|tried|called|sent|run|ran|executed|made|invoked) once)\b{_THEN_MORE}",
+    r"\b(a|another|one more|any) (retry|re-?try|re-?send|repeat|repetition|attempt)\b (could|might|would|may|can|risks)\b"
+    r"[^.;,\n]{0,20}?\b(duplicat|double|twice)",
 ]
 _NOT_REPEATED_ES = [
     # "no lo repetí", "no se reintentó", "no lo volví a enviar", "para no duplicarlo", "no hice más intentos"...
@@ -540,15 +789,18 @@ def says_allowed_scales(message: object) -> bool:
     [True, True, False]
     >>> [says_allowed_scales(m) for m in ("Usa 'C' o 'F'.", "la escala debe ser celsius o fahrenheit", "Escala 'K' desconocida.")]
     [True, True, False]
+    >>> says_allowed_scales("sólo convierto desde grados centígrados o Fahrenheit")
+    True
     """
     text = _text(message)
     letter = r"(?<![a-z0-9_]){}(?![a-z0-9_])"
-    return (re.search(letter.format("c") + "|celsius", text) is not None
+    # "centigrade" / "centígrados": the everyday name of Celsius, in English and Spanish alike
+    return (re.search(letter.format("c") + r"|celsius|centigrad", text) is not None
             and re.search(letter.format("f") + "|fahrenheit", text) is not None)
 
 
 def names_range(message: object, low: float, high: float) -> bool:
-    """The message gives both ends of the range (``-100`` and ``1000`` also as "−100", "1,000", "1 000").
+    """The message gives both ends of the range (``-100`` and ``1000`` also as "−100", "1,000", "1 000", in words).
 
     >>> names_range("value must be between −100 and 1,000", -100, 1000), names_range("out of range", -100, 1000)
     (True, False)
@@ -558,9 +810,40 @@ def names_range(message: object, low: float, high: float) -> bool:
     (True, True)
     >>> names_range("from -1000 - 1000", -100, 1000)
     False
+    >>> names_range("from minus one hundred to one thousand degrees", -100, 1000), names_range("de -100,0 a 1.000,0", -100, 1000)
+    (True, True)
     """
-    text = re.sub(r"[−–—]", "-", _text(message)).replace("minus ", "-").replace("menos ", "-")
+    text = re.sub(r"[−–—]", "-", _text(message))
+    text = re.sub(r"\b(minus|menos|negative|negativo)\s+", "-", _words_to_digits(text))
     # a dash between two numbers is a range ("-100 – 1000", "-100-1000 °C"), not the second number's sign
     text = re.sub(r"(\d\s*(?:°\s*[cf])?\s*)-(?=\s*-?\d)", r"\1 to ", text)
     found = _numbers(text, signed=True)
     return float(low) in found and float(high) in found
+
+
+def names_value(message: object, value: float) -> bool:
+    """The message names the number ``value`` ("5000", "5000.0", "5,000", "5.000", "five thousand"), or, for nan or
+    an infinity, says so ("nan", "inf", "infinity", "not finite", "infinito", "no es finito").
+
+    >>> names_value("value 5000.0 is out of range", 5000), names_value("Out of range: from -100 to 1000.", 5000)
+    (True, False)
+    >>> names_value("El valor no es un número finito.", float("nan")), names_value("Fuera de rango.", float("inf"))
+    (True, False)
+    """
+    text = _text(message)
+    value = float(value)
+    if not math.isfinite(value):
+        return re.search(r"\bnan\b|\binf|\bnot\b[^.;\n]{0,25}\bfinite|\bnon-?finite|\bno\b[^.;\n]{0,25}\bfinit", text) is not None
+    return abs(value) in _numbers(text)
+
+
+def asks_for_a_number(message: object) -> bool:
+    """The message says a number is expected ("a number", "numeric", "float", "decimal", "real"; "número", "numérico").
+
+    >>> asks_for_a_number("value: Input should be a valid number"), asks_for_a_number("Invalid argument: value.")
+    (True, False)
+    >>> asks_for_a_number("value debe ser numérico"), asks_for_a_number("value no es válido")
+    (True, False)
+    """
+    return re.search(r"\b(numbers?|numeric|numerical|float|floating|decimal|real|numeros?|numeric[oa]s?)\b",
+                     _text(message)) is not None

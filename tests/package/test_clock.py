@@ -172,3 +172,64 @@ def test_simulated_clocks_are_put_back_when_the_code_raises():
 ])
 def test_elapsed_unit(readings, unit):
     assert elapsed_unit(readings) == unit
+
+
+# --- datetime and timeit under SimulatedClocks: answers that time themselves with them ---
+
+import datetime as datetime_module  # noqa: E402
+import timeit  # noqa: E402
+from datetime import datetime as datetime_class  # noqa: E402
+
+
+def _measure_with_datetime(work):
+    started = (datetime_module.datetime.now(), datetime_class.now(), datetime_class.utcnow(), datetime_class.today(),
+               datetime_class.now(datetime_module.timezone.utc), timeit.default_timer())
+    work.advance(2.5)
+    ended = (datetime_module.datetime.now(), datetime_class.now(), datetime_class.utcnow(), datetime_class.today(),
+             datetime_class.now(datetime_module.timezone.utc), timeit.default_timer())
+    return [(b - a).total_seconds() for a, b in zip(started[:5], ended[:5])] + [ended[5] - started[5]]
+
+
+def test_simulated_clocks_reach_datetime_names_and_timeit():
+    work = RecordingSleep()
+    with SimulatedClocks(work, _measure_with_datetime):
+        spans = _measure_with_datetime(work)
+    assert spans == [pytest.approx(2.5, abs=1e-3)] * 6
+
+
+def test_simulated_datetime_keeps_isinstance_and_the_rest_of_the_module():
+    # this module's names are the ones switched: keep the real module and class under other names first
+    real_module, real_class = datetime_module, datetime_class
+    real_now = real_class.now()
+    with SimulatedClocks(RecordingSleep(), _measure_with_datetime):
+        module, cls = datetime_module, datetime_class
+        assert module is not real_module and cls is not real_class  # switched while active
+        assert module.datetime is cls
+        made = cls(2024, 5, 17, 12, 0)
+        assert isinstance(real_now, cls) and isinstance(real_now, module.datetime)
+        assert isinstance(cls.now(), real_class) and isinstance(made, real_class)
+        assert issubclass(real_class, cls) and isinstance(made, real_module.date)
+        assert module.timedelta is real_module.timedelta and module.timezone is real_module.timezone
+        assert cls.now() - real_now < real_module.timedelta(minutes=1)
+        assert made.isoformat() == "2024-05-17T12:00:00"
+    assert datetime_module is real_module and datetime_class is real_class
+
+
+def test_simulated_datetime_and_timeit_are_real_in_other_threads_and_put_back_after_an_error():
+    real_module, real_class = datetime_module, datetime_class
+    work, seen = RecordingSleep(), []
+    default_timer = timeit.default_timer
+    with pytest.raises(ZeroDivisionError), SimulatedClocks(work, _measure_with_datetime):
+        cls = datetime_class
+        before, before_utc = cls.now(), cls.utcnow()
+        work.advance(3600.0)
+        thread = threading.Thread(target=lambda: seen.append((cls.now(), cls.utcnow(), timeit.default_timer())))
+        thread.start()
+        thread.join()
+        assert (cls.now() - before).total_seconds() == pytest.approx(3600.0, abs=1.0)
+        assert abs((seen[0][0] - before).total_seconds()) < 60  # the other thread: real time
+        assert abs((seen[0][1] - before_utc).total_seconds()) < 60
+        assert timeit.default_timer() - seen[0][2] == pytest.approx(3600.0, abs=1.0)
+        1 / 0
+    assert timeit.default_timer is default_timer is time.perf_counter
+    assert datetime_module is real_module and datetime_class is real_class

@@ -230,3 +230,166 @@ def test_docstring_examples_pass():
 
     result = doctest.testmod(gt, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 10, result
+
+
+def test_safe_agent_loop_wordings_a_red_team_found():
+    """Right answers of exercise 07 worded otherwise (they must pass), and near misses that say the opposite."""
+    check(gt.says_internal_failure, [
+        "web_search itself failed (RuntimeError).", "web_search raised an unexpected RuntimeError.",
+        "web_search failed on the server.", "It was a system error.", "web_search failed on its own.",
+        "web_search failed at its end.", "The tool had a problem of its own.", "The tool itself crashed.",
+    ], [
+        "web_search failed (RuntimeError).", "Unexpected argument 'foo'.", "Unexpected keyword argument 'town'.",
+        "The arguments themselves are invalid.", "The query itself is empty: give one.", "Invalid arguments in the tool call.",
+        "The server rejected the arguments.",
+    ])
+    check(gt.says_not_the_arguments, [
+        "The problem is not the arguments.", "It was not your arguments.", "The cause is not in the arguments.",
+        "The issue isn't your input.", "It's not the arguments: the tool broke.",
+    ], [
+        "The problem is the arguments.", "The problem is in the arguments: fix 'city'.",
+        "It is not the arguments the tool expects.", "These are not the right arguments.",
+        "It was not valid arguments.", "The cause is invalid arguments.",
+    ])
+    check(gt.says_not_repeated, [
+        "I did not make a second attempt.", "A retry could send it twice, so I stopped.", "There was a single attempt.",
+        "It was attempted once.", "I did not make another attempt.",
+    ], [
+        "It was retried twice.", "It was attempted once more.", "I tried once, then again.", "I made a second attempt.",
+        "It was retried: a single attempt was not enough.", "I sent it again.",
+    ])
+    check(gt.says_not_confirmed, [
+        "The e-mail may already be sent.", "Nobody knows if it went out.", "No one can tell whether it was sent.",
+    ], ["The e-mail was sent.", "The e-mail may be sent later.", "Everybody knows it was sent."])
+    check(gt.says_do_not_repeat, [
+        "get_weather already failed twice with exactly these arguments; stop asking for it.",
+        "Not run: this exact call already failed twice. Do not send it a third time.",
+        "Already failed twice with these arguments; try something else.",
+    ], [
+        "Unknown city; try something else.", "Send it a third time.", "It failed; try again.",
+        "Try something else or call it again.",
+    ])
+    check(gt.says_no_result, ["(blank result)", "(null)", "[none]", "The tool returned a blank answer."],
+          ["null", "None", "Done.", "The value is null-safe"])
+
+
+def test_names_error_other_plain_words_05():
+    check(gt.names_error, ["web_search still failing after 3 attempts (the connection to the service failed).",
+                           "the connection was lost", "The connection with the API was interrupted."],
+          ["web_search failed after 3 attempts.", "the connection to the service was fine; the tool failed"],
+          ConnectionError("search API unreachable"))
+    check(gt.names_error, ["the call hit a time-out", "Timeout after 3 attempts"], ["the search failed"],
+          TimeoutError("the weather API did not answer in time"))
+    check(gt.names_error, ["web_search: the tool is not authorized to do that.", "Unauthorized."],
+          ["the file could not be read"], PermissionError("access denied"))
+
+
+def test_says_number_as_an_ordinal_attempt():
+    check(gt.says_number, ["it failed again on the third and last attempt", "failed for the third time"],
+          ["on the first attempt", "third", "the third source", "after 13 attempts"], 3)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("try again in two minutes", 120), ("wait forty-five seconds", 45), ("wait eleven seconds", 11),
+    ("retry in a hundred and twenty seconds", 120), ("try again in 0:02:00 (h:mm:ss)", 120),
+    ("try again in 0:00:45", 45), ("try again in 2 hours", 7200), ("retry in an hour", 3600),
+])
+def test_when_to_retry_accepts_words_clock_and_hours(message, seconds):
+    assert gt.says_when_to_retry(message, seconds)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("try again in two seconds", 120), ("one more try later", 120), ("try again in 0:00:30", 120),
+    ("try again in two hours", 120),
+])
+def test_when_to_retry_rejects_other_words_and_clocks(message, seconds):
+    assert not gt.says_when_to_retry(message, seconds)
+
+
+def test_all_failed_wordings_a_red_team_found():
+    """Exercise 06's right answers: "both", "everything", "0 of 3", "could not get an answer", "the whole chain"."""
+    check(gt.says_all_failed, [
+        "Both sources failed: alpha (RuntimeError) and beta (ValueError).",
+        "Everything failed: primary_api (ConnectionError), mirror_api (TimeoutError). Tell the user.",
+        "0 of 3 sources answered: primary_api, mirror_api, local_cache.",
+        "Could not get an answer from primary_api, mirror_api or local_cache.",
+        "The whole fallback chain failed: primary_api, mirror_api, local_cache.",
+        "Neither alpha nor beta answered.", "None of primary_api or mirror_api answered.",
+    ], [
+        # the opposite: nothing failed
+        "None of the sources failed: primary_api (ConnectionError), mirror_api (TimeoutError), local_cache (KeyError).",
+        "All sources answered without error: primary_api, mirror_api, local_cache.",
+        "No source failed.", "Answer from primary; no source failed.", "0 sources failed.", "Neither alpha nor beta failed.",
+        "Answer from primary. Failed sources: none.",
+    ])
+
+
+def test_no_source_answered_is_said_of_the_sources():
+    """The stricter matcher for a success's message: an empty result ("no results", "no data") is no claim about the sources."""
+    check(gt.says_no_source_answered, [
+        "primary returned nothing: no source could answer.", "All sources failed.", "Every source failed: a, b.",
+        "None of the sources answered.", "Both sources failed.", "Everything failed.", "0 of 3 sources answered.",
+    ], [
+        "Answer from primary: an empty result (no results, no data).",
+        "primary answered with an empty string; it did not return any text.",
+        "Answer from primary. No source failed.", "None of the sources failed.",
+        "All sources answered without error: a, b.",
+        "Answer from primary (no fallback needed).", "Answer from primary; I didn't need any fallback.",
+        "Answer from primary. No other source was asked.", "Answer from primary (empty answer; nothing found).",
+    ])
+
+
+def test_may_be_stale_wordings_a_red_team_found():
+    """Other words for age pass; said negated ("not stale", "not cached", "fresh") they do not."""
+    accepted = [
+        "local_cache is a cache: this answer may be several hours old.",
+        "local_cache is a cache: its copy may lag behind the live source.",
+        "local_cache is a cache: a saved copy that may no longer match the live data.",
+        "local_cache is a cache: cache entries can be old, so tell the user.",
+        "It may or may not be stale.",
+    ]
+    rejected = [
+        "local_cache is a cache with fresh data: it is not stale.",
+        "Answer from primary (live data, not cached).", "The data is fresh.", "This answer isn't stale.",
+        "It does not come from a cache.", "Answer from primary (no staleness warning needed).",
+        "Answer from primary: live, so not outdated.",
+    ]
+    check(gt.says_may_be_stale, accepted, rejected)
+    check(gt.says_data_may_be_old, accepted, rejected)
+
+
+def test_data_may_be_old_needs_words_about_age():
+    """Naming a cache ("the cached copy", "served from cache") is no warning of age: a live answer may say it."""
+    check(gt.says_data_may_be_old, [
+        "local_cache is a cache: this answer may be stale.", "This may be outdated.", "It might not be current.",
+        "Possibly old data.", "This result could have changed since it was stored.",
+    ], [
+        "Answer from live_api. Tried before it and failed: cache (ConnectionError, the cached copy).",
+        "Answer from live_api; the cached copy failed first.", "Served from cache.", "Answer from primary.",
+    ])
+
+
+def test_range_in_words_and_typography():
+    check(gt.names_range, [
+        "from minus one hundred to one thousand degrees", "between minus 100 and a thousand", "−100 to 1\u2009000",
+        "from -100 to 1\u202f000 °C", "from \u2212100 to 1\u00a0000", "negative one hundred to one thousand",
+    ], ["from one hundred to one thousand", "between one hundred and one thousand", "from minus ten to one thousand",
+        "from -100 to 1\u2009001"], -100, 1000)
+    check(gt.says_allowed_scales, ["use centigrade (C) or fahrenheit (F)", "centigrade or fahrenheit"],
+          ["use centigrade", "Unknown scale 'K'."])
+
+
+def test_names_value():
+    check(gt.names_value, ["value 5000 is out of range", "value 5000.0 is too high", "5,000 is too hot",
+                           "value 5 000 is not allowed", "five thousand degrees is too much"],
+          ["Out of range: from -100 to 1000.", "value 500 is out of range", "value 50000 is out of range"], 5000)
+    check(gt.names_value, ["value nan is not a number", "value inf is not finite", "infinity is not a temperature",
+                           "the value is not a finite number", "non-finite value"],
+          ["Out of range: from -100 to 1000.", "value out of range"], float("inf"))
+
+
+def test_asks_for_a_number():
+    check(gt.asks_for_a_number, [
+        "value: Input should be a valid number, unable to parse string as a number", "value must be numeric",
+        "value must be a float", "value: give a decimal temperature", "value must be a real number",
+    ], ["Invalid argument: value.", "value is invalid", "Please fix value and try again."])

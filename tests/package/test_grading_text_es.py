@@ -250,3 +250,111 @@ def test_spanish_phrasings_an_audit_found(matcher):
 def test_spanish_phrasings_learners_write(matcher):
     accepted, rejected = CASES[matcher]
     check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
+def test_safe_agent_loop_spanish_wordings_a_red_team_found():
+    """Right answers of exercise 07 in Spanish worded otherwise (they must pass), and near misses that say the opposite."""
+    cases = {
+        gt.says_internal_failure: (
+            ["web_search falló por sí misma (RuntimeError).", "Fue un error del sistema.", "Falló en el servidor.",
+             "Un problema propio de la herramienta."],
+            ["web_search falló (RuntimeError).", "Argumentos no válidos.", "El servidor rechazó los argumentos."]),
+        gt.says_not_the_arguments: (
+            ["Los argumentos no son el problema.", "El problema no son los argumentos.", "La causa no está en los argumentos.",
+             "No fueron tus argumentos."],
+            ["El problema son los argumentos.", "No son los argumentos correctos.", "No son los argumentos que espera.",
+             "Los argumentos no son válidos."]),
+        gt.says_not_repeated: (["No lo repetí.", "Solo hubo un intento.", "No hice un segundo intento."],
+                               ["Lo repetí.", "Lo reintenté dos veces."]),
+        gt.says_not_confirmed: (["No consta que send_email se completara.", "Nadie sabe si salió el correo."],
+                                ["Consta que se envió.", "El correo se envió."]),
+        gt.says_do_not_repeat: (["Deja de pedirla y prueba otra cosa.", "Ya falló dos veces con estos valores; prueba otra cosa."],
+                                ["Ciudad desconocida: prueba otra cosa.", "Vuelve a pedirla."]),
+        gt.says_no_result: (["(en blanco)", "(nulo)"], ["nulo", "Ninguno", "Hecho."]),
+    }
+    for matcher, (accepted, rejected) in cases.items():
+        check(matcher, accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
+def test_names_error_and_number_other_words_spanish_05():
+    check(gt.names_error, ["web_search: no se pudo conectar con el servicio; 3 intentos sin éxito.",
+                           "Se perdió la conexión.", "Conexión interrumpida.", "No fue posible conectar."],
+          ["web_search falló tras 3 intentos.", "un problema de red"], ConnectionError("search API unreachable"))
+    check(gt.names_error, ["Time-out tras 4 intentos."], ["la herramienta falló"], TimeoutError("read timed out"))
+    check(gt.names_error, ["La herramienta no está autorizada.", "Acceso denegado."], ["la herramienta falló"],
+          PermissionError("/etc/shadow"))
+    check(gt.says_number, ["Falló también al tercer intento.", "Falló por tercera vez."],
+          ["Falló al primer intento.", "la tercera fuente", "espera 3,5 s"], 3)
+    check(gt.says_number, ["Falló el segundo intento."], ["Espera 1 segundo."], 2)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("Inténtalo de nuevo en dos minutos.", 120), ("espera cuarenta y cinco segundos", 45),
+    ("reintenta en ciento veinte segundos", 120), ("vuelve a intentarlo en una hora", 3600),
+    ("inténtalo en 0:02:00", 120),
+])
+def test_when_to_retry_accepts_words_spanish(message, seconds):
+    assert gt.says_when_to_retry(message, seconds)
+
+
+@pytest.mark.parametrize(("message", "seconds"), [
+    ("Inténtalo de nuevo en dos segundos.", 120), ("Inténtalo una vez más luego.", 120),
+])
+def test_when_to_retry_rejects_other_words_spanish(message, seconds):
+    assert not gt.says_when_to_retry(message, seconds)
+
+
+# Exercise 06: wordings a red-team pass found rejected, and the opposite meanings that must stay rejected.
+RED_TEAM_CASES = {
+ "says_all_failed": ([
+  "Ambas fuentes fallaron: alpha (RuntimeError) y beta (ValueError).",
+  "Ni primary_api (ConnectionError) ni mirror_api (TimeoutError) ni local_cache (KeyError) respondieron.",
+  "0 de 3 fuentes respondieron: primary_api, mirror_api, local_cache.", "Las 2 fuentes fallaron: a, b.",
+ ], ["Ninguna fuente falló.", "No falló ninguna fuente.", "Todas las fuentes respondieron sin error: a, b.",
+     "Ni alpha ni beta fallaron.", "Respuesta de primary. Fuentes fallidas: ninguna."]),
+ "says_no_source_answered": ([
+  "Ninguna fuente respondió.", "Fallaron todas las fuentes.", "Ambas fuentes fallaron.", "0 de 3 fuentes respondieron.",
+ ], ["Respuesta de primary: vacía, ningún resultado.", "Respuesta de primary: sin resultados.", "Ninguna fuente falló.",
+     "primary respondió con una cadena vacía; no se consultó ninguna otra fuente.",
+     "No hizo falta ninguna alternativa: respondió primary."]),
+ "says_may_be_stale": ([
+  "local_cache es una caché: la respuesta puede estar anticuada.", "local_cache es una caché: la respuesta puede estar desfasada.",
+  "local_cache es una caché: los datos podrían haber cambiado desde entonces.", "La respuesta podría haber cambiado.",
+ ], ["local_cache es una caché, pero sus datos están al día: no están desactualizados.",
+     "Respuesta de primary (datos en vivo, no guardados en caché).", "Nunca está desactualizada.",
+     "Datos en vivo, sin riesgo de estar desactualizados."]),
+ "says_data_may_be_old": ([
+  "Puede estar desactualizada.", "la respuesta puede estar anticuada.", "Los datos pueden estar desfasados.",
+  "Los datos podrían haber cambiado desde entonces.", "Es una copia antigua.",
+ ], ["Respuesta de live_api. Antes falló cache (la copia en caché).", "Respuesta servida desde la caché.",
+     "Respuesta de primary (datos en vivo, no guardados en caché).", "No están desactualizados."]),
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(RED_TEAM_CASES))
+def test_spanish_phrasings_a_red_team_found(matcher):
+    accepted, rejected = RED_TEAM_CASES[matcher]
+    check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
+def test_range_in_words_and_typography_spanish():
+    check(gt.names_range, ["de menos cien a mil grados", "entre menos cien y mil", "de -100,0 a 1.000,0 grados",
+                           "entre −100 y 1\u2009000", "de −100 a 1.000,0"],
+          ["de cien a mil grados", "entre cien y mil", "de menos diez a mil", "de -100,0 a 1.001,0"], -100, 1000)
+    check(gt.says_allowed_scales, ["sólo convierto desde grados centígrados o Fahrenheit", "usa centigrados o fahrenheit"],
+          ["sólo grados centígrados", "Escala 'K' desconocida."])
+
+
+def test_names_value_spanish():
+    check(gt.names_value, ["El valor 5000 está fuera de rango", "5.000 grados es demasiado", "5000,0 no vale",
+                           "cinco mil grados es demasiado"],
+          ["Fuera de rango: de -100 a 1000.", "El valor 500 no vale"], 5000)
+    check(gt.names_value, ["El valor no es finito", "infinito no es una temperatura", "value=NaN no vale",
+                           "el valor no es un número finito"],
+          ["Fuera de rango: de -100 a 1000.", "valor no válido"], float("nan"))
+
+
+def test_asks_for_a_number_spanish():
+    check(gt.asks_for_a_number, ["value debe ser numérico", "value tiene que ser un número", "value: un número decimal",
+                                 "value debe ser un numero real"],
+          ["Argumento no válido: value.", "value no es válido", "Corrige value y vuelve a intentarlo."])

@@ -1,0 +1,33 @@
+# cell: convert_temperature_answer
+# mistake: types from_scale as Literal["C", "F"] and lets the schema check it: "c" and " F " are rejected
+# expect: case-insensitive
+# expect-es: mayúsculas
+import math
+from typing import Literal
+
+from langchain_core.tools import ToolException, tool
+from pydantic import ValidationError
+
+
+@tool
+def convert_temperature(value: float, from_scale: Literal["C", "F"]) -> str:
+    """Convert a temperature between Celsius and Fahrenheit.
+
+    Args:
+        value: the temperature to convert, from -100 to 1000 in its own scale.
+        from_scale: "C" or "F".
+    """
+    if not math.isfinite(value) or not -100 <= value <= 1000:
+        raise ToolException(f"value {value} is out of range: give a finite temperature from -100 to 1000.")
+    if from_scale == "C":
+        return f"{value:g}°C = {value * 9 / 5 + 32:.1f}°F"
+    return f"{value:g}°F = {(value - 32) * 5 / 9:.1f}°C"
+
+
+def explain_invalid_arguments(error: ValidationError) -> str:
+    fields = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+    return f"Invalid arguments ({fields}). Expected value: a number from -100 to 1000, from_scale: 'C' or 'F'."
+
+
+convert_temperature.handle_tool_error = True
+convert_temperature.handle_validation_error = explain_invalid_arguments

@@ -1,0 +1,35 @@
+# cell: convert_temperature_answer
+# mistake: the validation handler names the bad field but never says what is allowed for it ("Invalid argument: value.")
+# expect: what is allowed
+# expect-es: qué se admite
+import math
+
+from langchain_core.tools import ToolException, tool
+from pydantic import ValidationError
+
+
+@tool
+def convert_temperature(value: float, from_scale: str) -> str:
+    """Convert a temperature between Celsius and Fahrenheit.
+
+    Args:
+        value: the temperature to convert, from -100 to 1000 in its own scale.
+        from_scale: "C" or "F".
+    """
+    scale = from_scale.strip().upper()
+    if scale not in ("C", "F"):
+        raise ToolException(f"Unknown from_scale {from_scale!r}: use 'C' or 'F'.")
+    if not math.isfinite(value) or not -100 <= value <= 1000:
+        raise ToolException(f"value {value} is out of range: give a finite temperature from -100 to 1000.")
+    if scale == "C":
+        return f"{value:g}°C = {value * 9 / 5 + 32:.1f}°F"
+    return f"{value:g}°F = {(value - 32) * 5 / 9:.1f}°C"
+
+
+def explain_invalid_arguments(error: ValidationError) -> str:
+    fields = ", ".join(str(e["loc"][0]) for e in error.errors() if e["loc"])
+    return f"Invalid argument: {fields}. Please fix it and try again."
+
+
+convert_temperature.handle_tool_error = True
+convert_temperature.handle_validation_error = explain_invalid_arguments

@@ -1,0 +1,35 @@
+# cell: convert_temperature_answer
+# mistake: types value as int, not float: 36.6 and -99.95 are rejected by the schema
+# expect: must return a string containing
+# expect-es: debe devolver un texto que contenga
+import math
+
+from langchain_core.tools import ToolException, tool
+from pydantic import ValidationError
+
+
+@tool
+def convert_temperature(value: int, from_scale: str) -> str:
+    """Convert a temperature between Celsius and Fahrenheit.
+
+    Args:
+        value: the temperature to convert, from -100 to 1000 in its own scale.
+        from_scale: "C" or "F".
+    """
+    scale = from_scale.strip().upper()
+    if scale not in ("C", "F"):
+        raise ToolException(f"Unknown from_scale {from_scale!r}: use 'C' or 'F'.")
+    if not -100 <= value <= 1000:
+        raise ToolException(f"value {value} is out of range: give a temperature from -100 to 1000.")
+    if scale == "C":
+        return f"{value:g}°C = {value * 9 / 5 + 32:.1f}°F"
+    return f"{value:g}°F = {(value - 32) * 5 / 9:.1f}°C"
+
+
+def explain_invalid_arguments(error: ValidationError) -> str:
+    fields = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+    return f"Invalid arguments ({fields}). Expected value: a number from -100 to 1000, from_scale: 'C' or 'F'."
+
+
+convert_temperature.handle_tool_error = True
+convert_temperature.handle_validation_error = explain_invalid_arguments

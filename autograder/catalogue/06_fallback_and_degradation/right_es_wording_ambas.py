@@ -1,0 +1,25 @@
+# cell: search_with_fallback_answer
+# A correct alternative worded in Spanish: when two sources fail, "Ambas fuentes fallaron: a y b"; otherwise "Fallaron
+# todas las fuentes". Full marks in both editions.
+def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
+    """Ask each source in turn and return the first answer, saying which source gave it."""
+    failed = []
+    reasons = []
+    for name, source in sources:
+        try:
+            answer = source(query)
+        except Exception as exc:
+            failed.append(name)
+            reasons.append(f"{name} ({type(exc).__name__})")
+            continue
+        message = f"Respuesta de {name}."
+        if failed:
+            message += f" Antes fallaron: {', '.join(reasons)}."
+        if "cache" in name.lower():
+            message += f" {name} is a cache: this answer may be stale (out of date), so tell the user."
+        return {"ok": True, "source": name, "result": answer, "failed": failed, "message": message}
+    if failed:
+        message = (f"Ambas fuentes fallaron: {' y '.join(reasons)}." if len(failed) == 2 else f"Fallaron todas las fuentes: {', '.join(reasons)}.")
+    else:
+        message = "No source was given, so there is no answer to give."
+    return {"ok": False, "source": None, "result": None, "failed": failed, "message": message}

@@ -1,0 +1,27 @@
+# cell: search_with_fallback_answer
+# mistake: (Spanish) the message for a cache answer says the data is up to date ('no están desactualizados'), the opposite of the warning
+# expect: gives no stale warning
+# expect-es: no avisa de que la respuesta puede estar desactualizada
+def search_with_fallback(query: str, sources: list[tuple[str, Callable[[str], str]]]) -> dict:
+    """Ask each source in turn and return the first answer, saying which source gave it."""
+    failed = []
+    reasons = []
+    for name, source in sources:
+        try:
+            answer = source(query)
+        except Exception as exc:
+            failed.append(name)
+            reasons.append(f"{name} ({type(exc).__name__})")
+            continue
+        message = f"Respuesta de {name}."
+        if failed:
+            message += f" Antes fallaron: {', '.join(reasons)}."
+        if "cache" in name.lower():
+            message += f" {name} es una caché, pero sus datos están al día: no están desactualizados."
+        return {"ok": True, "source": name, "result": answer, "failed": failed, "message": message}
+    if failed:
+        message = (f"All {len(failed)} sources failed: {', '.join(reasons)}. "
+                   "There is no answer to give; tell the user instead of guessing.")
+    else:
+        message = "No source was given, so there is no answer to give."
+    return {"ok": False, "source": None, "result": None, "failed": failed, "message": message}
