@@ -158,7 +158,7 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
 
 
 def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
-              workers: int | None = None) -> dict[str, list[Verdict]]:
+              workers: int | None = None, only: dict[str, set[str]] | None = None) -> dict[str, list[Verdict]]:
     """:func:`prove` for several assignments in one grading run (one cluster, its workers warmed up once).
 
     Args:
@@ -166,6 +166,9 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         root: an empty folder for the scratch course.
         folder: the catalogue; source: the assignments' sources.
         workers: grading workers (default: one per core).
+        only: ``assignment -> catalogue entry names`` to grade for that assignment
+            (the solution and the stub are always graded); an assignment not in it
+            gets its whole catalogue.
 
     Returns:
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
@@ -180,7 +183,10 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
             ("solution", "solution", solved(course, assignment), ""),
             ("stub", "stub", course.released(assignment), ""),
         ]
+        picked = (only or {}).get(assignment)
         for variant in catalogue(assignment, folder):
+            if picked is not None and variant.name not in picked:
+                continue
             entries[assignment].append((variant.name, variant.kind,
                                         solved(course, assignment, **{variant.cell: variant.code}), variant.expect))
         for name, _, nb, _ in entries[assignment]:

@@ -1,10 +1,16 @@
 """The grader is fair: solutions get full marks, stubs zero, every catalogued mistake
 loses points with a message that names it, and correct alternatives keep full marks.
 
-Each assignment is graded once (solution, stub and its whole catalogue) in a scratch
-course directory by the same engine that grades the class; each test then checks one
-implementation's verdict. Every assignment the session's tests need is graded in one
-run (one LocalCluster whose workers warm up once, not one per assignment).
+Each assignment is graded once (solution, stub and the catalogue entries the selected
+tests name) in a scratch course directory by the same engine that grades the class;
+each test then checks one implementation's verdict. Every assignment the session's
+tests need is graded in one run (one LocalCluster whose workers warm up once, not one
+per assignment).
+
+The ``right_wording_*`` answers are marked ``wording``: they prove the meaning matchers
+of ``toolfaults.grading_text``, plain regular expressions whose unit tests
+(``tests/package``) run on every supported Python; `make test` grades them on the
+course's own Python only.
 """
 
 from __future__ import annotations
@@ -21,9 +27,15 @@ SPANISH = [a for a in GRADED if english_name(a) != a]
 CASES = [(a, name) for a in GRADED for name in ["solution", "stub", *(v.name for v in catalogue(a))]]
 
 
+WORDING = ("right_wording_", "right_es_wording_")
+
+
 def marked(assignment: str, *rest, id: str | None = None):
-    """A test parameter; a Spanish edition's is marked `spanish` (run on the course's own Python only)."""
+    """A test parameter; a Spanish edition's is marked `spanish`, a wording variant `wording`
+    (both run on the course's own Python only)."""
     marks = [pytest.mark.spanish] if assignment in SPANISH else []
+    if rest and str(rest[0]).startswith(WORDING):
+        marks.append(pytest.mark.wording)
     return pytest.param(assignment, *rest, id=id, marks=marks)
 
 
@@ -34,15 +46,23 @@ _verdicts: dict[str, dict[str, Verdict]] = {}
 
 @pytest.fixture(scope="session")
 def verdicts(request, tmp_path_factory):
-    # The assignments whose verdicts the selected tests read: graded together at the first request.
-    needed = sorted({item.callspec.params["assignment"] for item in request.session.items
-                     if "verdicts" in getattr(item, "fixturenames", ())
-                     and "assignment" in getattr(getattr(item, "callspec", None), "params", {})})
+    # The assignments whose verdicts the selected tests read, and the catalogue entries their
+    # test_verdict tests name (all of them when none is selected): graded together at the first request.
+    needed: dict[str, set[str] | None] = {}
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if "verdicts" in getattr(item, "fixturenames", ()) and "assignment" in params:
+            names = needed.setdefault(params["assignment"], set())
+            if "name" in params:
+                names.add(params["name"])
+    for assignment, names in needed.items():
+        needed[assignment] = names - {"solution", "stub"} or None
 
     def get(assignment: str) -> dict[str, Verdict]:
         if assignment not in _verdicts:
             names = sorted({assignment, *(a for a in needed if a not in _verdicts)})
-            proven = prove_all(names, tmp_path_factory.mktemp("fair"))
+            proven = prove_all(names, tmp_path_factory.mktemp("fair"),
+                               only={a: needed[a] for a in names if needed.get(a)})
             _verdicts.update({a: {v.name: v for v in found} for a, found in proven.items()})
         return _verdicts[assignment]
 
@@ -98,7 +118,7 @@ def test_verdict(verdicts, assignment, name):
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_feedback_never_shows_hidden_tests(verdicts, assignment):
-    """The feedback of every catalogued implementation (and the solution and stub) has no hidden test code."""
+    """The feedback of every graded implementation (solution, stub, catalogue) has no hidden test code."""
     import html
 
     from autograder.testcells import hidden_code
