@@ -42,6 +42,11 @@ def marked(assignment: str, *rest, id: str | None = None):
 GRADED_PARAMS = [marked(a, id=a) for a in GRADED]
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
+_failed: list[str] = []  # why the grading run failed: later tests say so at once instead of grading again
+
+#: pytest-timeout for a test that reads verdicts: the first one pays for the session's whole grading run
+#: (every selected assignment's catalogue, both editions: about 490 notebooks on the course's own Python).
+GRADING_RUN_TIMEOUT = 3600
 
 
 @pytest.fixture(scope="session")
@@ -59,10 +64,16 @@ def verdicts(request, tmp_path_factory):
         needed[assignment] = names - {"solution", "stub"} or None
 
     def get(assignment: str) -> dict[str, Verdict]:
+        if _failed:
+            pytest.fail(f"the grading run of the fairness proofs failed in an earlier test: {_failed[0]}")
         if assignment not in _verdicts:
             names = sorted({assignment, *(a for a in needed if a not in _verdicts)})
-            proven = prove_all(names, tmp_path_factory.mktemp("fair"),
-                               only={a: needed[a] for a in names if needed.get(a)})
+            try:
+                proven = prove_all(names, tmp_path_factory.mktemp("fair"),
+                                   only={a: needed[a] for a in names if needed.get(a)})
+            except BaseException as err:  # a timeout too: one failed run, not one per test
+                _failed.append(f"{type(err).__name__}: {str(err)[:500]}")
+                raise
             _verdicts.update({a: {v.name: v for v in found} for a, found in proven.items()})
         return _verdicts[assignment]
 
@@ -104,6 +115,7 @@ def test_messages_are_judged_by_meaning(assignment):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize(("assignment", "name"), [marked(a, n, id=f"{a}:{n}") for a, n in CASES])
 def test_verdict(verdicts, assignment, name):
     """The implementation scores what the catalogue says it should."""
@@ -116,6 +128,7 @@ def test_verdict(verdicts, assignment, name):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_feedback_never_shows_hidden_tests(verdicts, assignment):
     """The feedback of every graded implementation (solution, stub, catalogue) has no hidden test code."""
@@ -134,6 +147,7 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignment):
     """The clean room and the scan (autograder.crosscheck) flag none of the solution, stub, right or wrong answers."""
@@ -146,6 +160,7 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", [marked(a, id=a) for a in SPANISH])
 def test_both_editions_score_every_answer_the_same(verdicts, assignment):
     """The same answer code scores the same in the Spanish and the English edition, test by test."""
