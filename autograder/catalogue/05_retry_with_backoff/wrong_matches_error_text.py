@@ -1,5 +1,5 @@
 # cell: resilient_invoke_answer
-# mistake: also retries any exception whose text mentions a timeout, a rate limit or 'temporarily unavailable'
+# mistake: also retries any exception whose text mentions a timeout, a rate limit or 'temporarily unavailable' (English or Spanish)
 # expect: ValueError
 # expect-es: ValueError
 import random
@@ -11,7 +11,8 @@ CODES = {408, 429, 500, 502, 503, 504, 529}
 def transient(err):
     text = str(err).lower()
     return (isinstance(err, (ConnectionError, TimeoutError)) or getattr(err, "status_code", None) in CODES
-            or any(w in text for w in ("timeout", "timed out", "rate limit", "temporarily unavailable", "try again")))
+            or any(w in text for w in ("timeout", "timed out", "rate limit", "temporarily unavailable", "try again",
+                                         "no disponible temporalmente", "tiempo de espera")))
 
 
 def describe(err):
