@@ -813,8 +813,7 @@ def names_range(message: object, low: float, high: float) -> bool:
     >>> names_range("from minus one hundred to one thousand degrees", -100, 1000), names_range("de -100,0 a 1.000,0", -100, 1000)
     (True, True)
     """
-    text = re.sub(r"[−–—]", "-", _text(message))
-    text = re.sub(r"\b(minus|menos|negative|negativo)\s+", "-", _words_to_digits(text))
+    text = re.sub(r"[−–—]", "-", _text(message))  # _numbers reads the words ("minus one hundred") and signs
     # a dash between two numbers is a range ("-100 – 1000", "-100-1000 °C"), not the second number's sign
     text = re.sub(r"(\d\s*(?:°\s*[cf])?\s*)-(?=\s*-?\d)", r"\1 to ", text)
     found = _numbers(text, signed=True)
