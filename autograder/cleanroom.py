@@ -37,6 +37,7 @@ no kernel, no ZMQ (``python -m autograder.cleanroom`` measures it).
 from __future__ import annotations
 
 import ast
+import atexit
 import json
 import logging
 import os
@@ -45,6 +46,7 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +89,7 @@ class CleanRun:
     planned: list[str] = field(default_factory=list)  # the tests the runner was asked to run
     order: list[str] = field(default_factory=list)  # per cell of the plan: its test id, or "" for another cell
     stopped: bool = False  # the notebook's time limit ended the run: the later tests were not run
+    forked: bool = False  # run as a fork of a long-lived clean-room process (see Zygote), not a fresh one
     damaged: list[str] = field(default_factory=list)  # what was wrong with the results channel
 
     def missing(self) -> list[str]:
@@ -190,11 +193,12 @@ def plan(graded: nbformat.NotebookNode, source: nbformat.NotebookNode) -> list[d
     return cells
 
 
-def imports(cells: list[dict[str, str]]) -> tuple[list[str], list[list[str]]]:
+def imports(cells: list[dict[str, str]], kind: str = "test") -> tuple[list[str], list[list[str]]]:
     """The modules the test cells import, and the names they take from them.
 
     Args:
-        cells: the plan (only its test cells are read).
+        cells: the plan (only its cells of ``kind`` are read).
+        kind: ``"test"`` (what the runner watches) or ``"locked"`` (the read-only cells).
 
     Returns:
         ``(modules, [[module, name], ...])`` for the runner to import and watch.
@@ -202,7 +206,7 @@ def imports(cells: list[dict[str, str]]) -> tuple[list[str], list[list[str]]]:
     modules: set[str] = set()
     names: set[tuple[str, str]] = set()
     for cell in cells:
-        if cell["kind"] != "test":
+        if cell["kind"] != kind:
             continue
         try:
             tree = ast.parse(cell["source"])
@@ -220,6 +224,18 @@ def imports(cells: list[dict[str, str]]) -> tuple[list[str], list[list[str]]]:
     return sorted(modules), [list(n) for n in sorted(names)]
 
 
+def preloads(cells: list[dict[str, str]], modules: list[str]) -> list[str]:
+    """What the read-only cells import from the packages the tests import (``toolfaults``, ``langchain_core``...).
+
+    The runner imports them with the tests' modules, before any notebook code runs, so
+    that a fresh run and a forked one (:class:`Zygote`) start from the same modules.
+    Only packages the tests already import: a module a changed read-only cell names
+    elsewhere is imported by the run itself, never by the long-lived process.
+    """
+    roots = {m.split(".")[0] for m in modules}
+    return [m for m in imports(cells, "locked")[0] if m.split(".")[0] in roots and m not in modules]
+
+
 # -- how to run it ------------------------------------------------------------------------
 @dataclass
 class Settings:
@@ -229,6 +245,7 @@ class Settings:
     limits: dict[str, Any] = field(default_factory=dict)  # sandbox_command's keyword arguments
     cell_timeout: float = 30.0
     notebook_timeout: float = 120.0
+    fork: bool = True  # each run a fork of a long-lived clean-room process (False: a fresh process per run)
 
 
 def settings(config: Any) -> Settings:
@@ -257,7 +274,8 @@ def settings(config: Any) -> Settings:
         limits["bwrap"] = bwrap
     notebook = value("GuardedExecute", "notebook_timeout", GuardedExecute.class_traits()["notebook_timeout"].default())
     cell = value("GuardedExecute", "timeout", value("Execute", "timeout", 30)) or notebook
-    return Settings(is_sandboxed(config), limits, float(cell), float(notebook))
+    fork = bool(value("CrossCheck", "fork", True))
+    return Settings(is_sandboxed(config), limits, float(cell), float(notebook), fork)
 
 
 def command(workdir: Path, options: Settings) -> list[str]:
@@ -301,10 +319,21 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
     started = time.monotonic()
     token = secrets.token_hex(16)
     modules, names = imports(cells)
-    payload = json.dumps({"token": token, "cells": cells, "watch": modules, "names": names,
-                          "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout})
+    request = {"token": token, "cells": cells, "watch": modules, "names": names, "preload": preloads(cells, modules),
+               "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout}
+    payload = json.dumps(request)
     outcome = CleanRun(planned=[c["id"] for c in cells if c["kind"] == "test"],
                        order=[c["id"] if c["kind"] == "test" else "" for c in cells])
+    files = folder_files(Path(workdir)) if options.fork else None
+    if files is not None:
+        data, reason, status = _forked(request, files, options)
+        outcome.seconds = round(time.monotonic() - started, 3)
+        outcome.forked = True
+        _read(data, token, outcome)
+        if not outcome.complete:
+            outcome.reason = reason or (f"the clean run stopped early (exit status {status})"
+                                        if status else "the clean run stopped early")
+        return outcome
     try:
         proc = subprocess.Popen(command(Path(workdir), options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, cwd=workdir, env=_environment(options),
@@ -319,6 +348,225 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
         outcome.reason = reason or (f"the clean run stopped early (exit status {proc.returncode})"
                                     if proc.returncode else "the clean run stopped early")
     return outcome
+
+
+# -- forked runs --------------------------------------------------------------------------
+MAX_FILES = 8 * 1024 * 1024  # bytes of a folder copied into a forked run; a larger one runs in a fresh process
+KEEP_IDLE = 4  # idle clean-room processes a grading process keeps (a worker's runs share them)
+
+
+def folder_files(workdir: Path) -> dict[str, str] | None:
+    """The files of a notebook's folder, for a forked run to see as the kernel did (base64).
+
+    Args:
+        workdir: the folder the kernel ran the notebook in.
+
+    Returns:
+        ``{name: base64 text}``; None when a fresh process must run it instead: the folder
+        holds a subfolder or something that is not a plain file, or more than
+        :data:`MAX_FILES` bytes.
+    """
+    import base64
+
+    files, size = {}, 0
+    try:
+        for entry in os.scandir(workdir):
+            if not entry.is_file(follow_symlinks=False):
+                return None
+            size += entry.stat().st_size
+            if size > MAX_FILES:
+                return None
+            files[entry.name] = base64.b64encode(Path(entry.path).read_bytes()).decode("ascii")
+    except OSError:
+        return None
+    return files
+
+
+class ZygoteGone(Exception):
+    """The clean-room process exited, or stopped answering, before it answered a request."""
+
+
+class Zygote:
+    """A long-lived clean-room process that forks one fresh run per notebook.
+
+    It imports what the tests import once (``cleanroom_runner._zygote``); each run is a
+    fork of it, which sees those modules loaded and no other run's code, files or
+    processes: the run's leftovers are killed and deleted before it answers. It runs in
+    its own sandbox with the course's limits, as a fresh clean run would, with an empty
+    folder: each run gets a copy of its notebook's folder (:func:`folder_files`).
+    A run then costs a fork and the cells' own time, not a Python start and the imports.
+
+    Args:
+        options: the settings it serves (sandboxed or not, limits).
+    """
+
+    def __init__(self, options: Settings) -> None:
+        import tempfile
+
+        self.options = options
+        self.folder = Path(tempfile.mkdtemp(prefix="clean-room-"))
+        argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL),
+                "sandboxed" if options.sandboxed else "plain"]
+        if options.sandboxed:
+            from .sandbox import sandbox_command
+
+            argv = sandbox_command(argv, workdir=self.folder, **options.limits)
+        self.buffer = b""
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, cwd=self.folder, env=_environment(options),
+                                         start_new_session=True)
+        except OSError:
+            self.close()
+            raise
+
+    def alive(self) -> bool:
+        """Whether the process is still running."""
+        return getattr(self, "proc", None) is not None and self.proc.poll() is None
+
+    def _read(self, size: int | None, deadline: float) -> bytes | None:
+        """``size`` bytes, or a line when None; None at the deadline. Raises ZygoteGone at end of file."""
+        assert self.proc.stdout is not None
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            while True:
+                if size is None and b"\n" in self.buffer:
+                    line, self.buffer = self.buffer.split(b"\n", 1)
+                    return line
+                if size is not None and len(self.buffer) >= size:
+                    data, self.buffer = self.buffer[:size], self.buffer[size:]
+                    return data
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                if not sel.select(timeout=left):
+                    continue
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+                if not chunk:
+                    raise ZygoteGone("the clean-room process exited")
+                self.buffer += chunk
+
+    def run(self, request: dict, files: dict[str, str], deadline_s: float) -> tuple[bytes, str, int]:
+        """Run one payload in a fresh fork: ``(results channel, reason it was stopped, exit status)``.
+
+        Raises:
+            ZygoteGone: the process died before answering (the caller may start another).
+        """
+        assert self.proc.stdin is not None
+        line = json.dumps({"payload": request, "files": files, "deadline": deadline_s}).encode() + b"\n"
+        try:
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError) as err:
+            raise ZygoteGone("the clean-room process is gone") from err
+        backstop = time.monotonic() + deadline_s + 30  # it stops a run at deadline_s itself
+        header = self._read(None, backstop)
+        answer = None
+        if header is not None:
+            answer = json.loads(header)
+            data = self._read(int(answer["size"]), backstop)
+        if header is None or data is None:  # it stopped answering: not to be trusted again
+            self.close()
+            return b"", f"the clean run did not finish within {deadline_s:.0f} s and was stopped", -9
+        reason = {"timeout": f"the clean run did not finish within {deadline_s:.0f} s and was stopped",
+                  "too much": "the clean run wrote too much and was stopped"}.get(answer["reason"], "")
+        return data, reason, int(answer["status"])
+
+    def close(self) -> None:
+        """Stop the process (and its sandbox) and delete its folder."""
+        proc = getattr(self, "proc", None)
+        if proc is not None:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    proc.kill()
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_idle: list[tuple[tuple, Zygote]] = []  # (settings, process), the most recently used last
+_idle_lock = threading.Lock()
+
+
+def _key(options: Settings) -> tuple:
+    return (options.sandboxed, json.dumps(options.limits, sort_keys=True, default=str))
+
+
+def _take(options: Settings) -> Zygote:
+    key = _key(options)
+    with _idle_lock:
+        for index in range(len(_idle) - 1, -1, -1):
+            if _idle[index][0] == key:
+                zygote = _idle.pop(index)[1]
+                if zygote.alive():
+                    return zygote
+                zygote.close()
+    return Zygote(options)
+
+
+def _give_back(options: Settings, zygote: Zygote) -> None:
+    if not zygote.alive():
+        zygote.close()
+        return
+    with _idle_lock:
+        _idle.append((_key(options), zygote))
+        extra = _idle[:-KEEP_IDLE] if len(_idle) > KEEP_IDLE else []
+        del _idle[:len(extra)]
+    for _, old in extra:
+        old.close()
+
+
+def close_zygotes() -> int:
+    """Stop every idle clean-room process of this grading process (a worker's run ended; at exit).
+
+    Returns:
+        How many were stopped.
+    """
+    with _idle_lock:
+        idle = list(_idle)
+        _idle.clear()
+    for _, zygote in idle:
+        zygote.close()
+    return len(idle)
+
+
+def idle_zygotes() -> int:
+    """How many clean-room processes this grading process keeps idle (the tests check it stays bounded)."""
+    with _idle_lock:
+        return len(_idle)
+
+
+atexit.register(close_zygotes)
+
+
+def _forked(request: dict, files: dict[str, str], options: Settings) -> tuple[bytes, str, int]:
+    """One run in a fork of an idle clean-room process; a process found dead is replaced once."""
+    deadline_s = options.notebook_timeout + GRACE
+    for attempt in (1, 2):
+        try:
+            zygote = _take(options)
+        except OSError as err:
+            return b"", f"the clean run could not start ({err.strerror or err})", 0
+        try:
+            answer = zygote.run(request, files, deadline_s)
+        except ZygoteGone as err:
+            zygote.close()
+            if attempt == 2:
+                return b"", f"the clean run stopped early ({err})", -9
+            log.debug("clean-room process gone (%s); starting another", err)
+            continue
+        _give_back(options, zygote)
+        return answer
+    raise AssertionError("unreachable")
 
 
 def _talk(proc: subprocess.Popen, payload: bytes, deadline_s: float) -> tuple[bytes, str]:
@@ -565,7 +813,7 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the cost of one clean run of each assignment's own solution."""
+    """Print the cost of one clean run of each assignment's own solution: fresh, and forked."""
     import argparse
     import resource
     import tempfile
@@ -574,21 +822,27 @@ def main(argv: list[str] | None = None) -> int:
 
     argparse.ArgumentParser(prog="python -m autograder.cleanroom",
                             description="Print the cost of one clean run of each assignment's own solution "
-                                        "(in the sandbox, and its CPU time without it).").parse_args(argv)
+                                        "(in the sandbox): in a fresh process, and forked from a clean-room "
+                                        "process that already ran once (as a grading worker's later runs are); "
+                                        "and the fresh run's CPU time without the sandbox.").parse_args(argv)
 
     for name in assignments():
         nb = nbformat.read(next((SOLUTIONS / name).glob("*.ipynb")), as_version=4)
         with tempfile.TemporaryDirectory(prefix="cleanroom-") as tmp:
-            done = run(plan(nb, nb), Path(tmp))  # sandboxed, as make grade runs it
+            fresh = run(plan(nb, nb), Path(tmp), Settings(fork=False))  # sandboxed, as make grade runs it
+            run(plan(nb, nb), Path(tmp))  # the clean-room process imports the tests' modules
+            forked = run(plan(nb, nb), Path(tmp))
             # CPU time is only seen without the sandbox (bwrap's processes are not accounted to us)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            run(plan(nb, nb), Path(tmp), Settings(sandboxed=False))
+            run(plan(nb, nb), Path(tmp), Settings(sandboxed=False, fork=False))
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        passed = sum(t.passed for t in done.tests.values())
-        print(f"{name}: {done.seconds:.2f} s wall in the sandbox, {cpu:.2f} s CPU, {passed}/{len(done.tests)} "
-              f"tests passed{'' if done.complete else ', unfinished: ' + done.reason}"
-              f"{' ' + str(done.changed) if done.changed else ''}")
+        for label, done in (("fresh", fresh), ("forked", forked)):
+            passed = sum(t.passed for t in done.tests.values())
+            print(f"{name} {label}: {done.seconds:.2f} s wall in the sandbox{f', {cpu:.2f} s CPU' if label == 'fresh' else ''}, "
+                  f"{passed}/{len(done.tests)} tests passed{'' if done.complete else ', unfinished: ' + done.reason}"
+                  f"{' ' + str(done.changed) if done.changed else ''}")
+    close_zygotes()
     return 0
 
 

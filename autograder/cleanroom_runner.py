@@ -6,7 +6,7 @@ visible. It reads one JSON payload on stdin::
 
     {"token": "...", "cells": [{"kind": "test"|"answer"|"locked"|"other", "id": ..., "source": ...}],
      "watch": ["toolfaults.clock", ...], "names": [["toolfaults.tools", "flaky_tool"], ...],
-     "cell_timeout": 30, "notebook_timeout": 120}
+     "preload": ["toolfaults.models", ...], "cell_timeout": 30, "notebook_timeout": 120}
 
 and writes one line per message, each the token then a Python literal (a dict), on a
 private copy of its stdout (the notebook's own prints go to /dev/null)::
@@ -17,8 +17,8 @@ private copy of its stdout (the notebook's own prints go to /dev/null)::
     {"kind": "test", "id": "...", "passed": True, "message": "", "what": [...]}
     {"kind": "done"}
 
-Before any notebook code runs, it imports every module the tests import and takes a
-snapshot of what the tests rely on: the builtins, the tracing and profiling hooks
+Before any notebook code runs, it imports every module the tests import (and what the
+read-only cells import from the same packages: ``preload``) and takes a snapshot of what the tests rely on: the builtins, the tracing and profiling hooks
 (``sys.settrace``, ``sys.setprofile``, ``threading``'s and ``sys.monitoring``'s), the
 import system (``sys.modules`` entries, ``sys.meta_path``), and the functions and
 classes of the watched modules (``toolfaults.*``, ``unittest.mock``, everything a test
@@ -33,7 +33,8 @@ replacing a builtin or a module attribute does not change the runner.
 """
 
 
-def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs in the sandbox
+def _cleanroom(payload=None):  # noqa: C901 - one self-contained function: nothing else runs in the sandbox
+    """Run one payload (read from stdin when not given) and exit; never returns."""
     import ast
     import asyncio
     import builtins
@@ -57,7 +58,8 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     except (OSError, AttributeError):
         pass
     channel = os.dup(1)
-    payload = json.loads(sys.stdin.read())
+    if payload is None:
+        payload = json.loads(sys.stdin.read())
     try:
         import resource
 
@@ -80,7 +82,7 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
 
     # -- what the tests rely on: import it all first ------------------------------------
     always = ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math"]
-    for name in always + payload["watch"]:
+    for name in always + payload["watch"] + payload.get("preload", []):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - a test that imports it will fail the same way
@@ -399,5 +401,197 @@ def _cleanroom():  # noqa: C901 - one self-contained function: nothing else runs
     os._exit(0)
 
 
+def _zygote():  # noqa: C901 - self-contained, as _cleanroom
+    """Serve clean runs one after another, each in a fork of this process (``python -I -c <runner> zygote``).
+
+    The process imports what the tests import once; each run is a child forked from it,
+    so a run starts with those modules loaded and nothing else: no notebook code ever runs
+    in this process. It reads one request per line on stdin::
+
+        {"payload": <the runner's payload>, "files": {"name": "<base64>"}, "deadline": 140.0}
+
+    and answers each with a header line and the child's results channel::
+
+        {"size": <bytes that follow>, "reason": "" | "timeout" | "too much", "status": <exit status>}
+
+    Each run gets a fresh working folder holding ``files`` (a copy of the submission's
+    folder, read-only). Before the answer goes out, the child is gone and so is anything it
+    left: in the sandbox (its own process namespace) every other process is killed and
+    ``/tmp`` is emptied; without it, the child's process group. This process cannot be
+    read or traced by the runs (not dumpable), and a run cannot reach the grader's pipes.
+    """
+    import base64
+    import importlib
+    import json
+    import os
+    import selectors
+    import shutil
+    import signal
+    import sys
+    import time
+
+    sandboxed = sys.argv[-1] == "sandboxed"
+    max_channel = int(sys.argv[-2])
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: gone with the grader
+        libc.prctl(4, 0)  # PR_SET_DUMPABLE 0: a run cannot open this process's pipes through /proc
+    except (OSError, AttributeError):
+        pass
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    tmp = "/tmp" if sandboxed else os.getcwd()  # the sandbox's own /tmp; without it, the grader's private folder
+    keep = set(os.listdir(tmp)) if sandboxed else set()
+    for name in ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math",
+                 "asyncio", "dis", "ast", "resource", "ctypes"]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def reply(data, reason, status):
+        header = json.dumps({"size": len(data), "reason": reason, "status": status}).encode() + b"\n"
+        out = header + data
+        while out:
+            out = out[os.write(replies, out):]
+
+    def wipe():
+        if not sandboxed:
+            return
+        for name in os.listdir(tmp):
+            path = os.path.join(tmp, name)
+            if name in keep and os.path.isdir(path) and not os.path.islink(path):
+                for inner in os.listdir(path):  # /tmp/home: emptied, kept
+                    target = os.path.join(path, inner)
+                    shutil.rmtree(target, ignore_errors=True) if os.path.isdir(target) and not os.path.islink(target) \
+                        else _unlink(target)
+            elif name not in keep:
+                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) and not os.path.islink(path) \
+                    else _unlink(path)
+
+    def _unlink(path):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+    number = 0
+    while True:
+        line = requests.readline()
+        if not line:
+            os._exit(0)
+        request = json.loads(line)
+        payload = request["payload"]
+        # What the tests import (the assignment's modules and names, never the notebook's code): loaded
+        # here once, as the run would load it first (a package's lazy names too), so that runs start with it.
+        for name in payload.get("watch", []) + payload.get("preload", []):
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - the run imports it again and fails as a fresh process would
+                pass
+        for module_name, attr in payload.get("names", []):
+            module = sys.modules.get(module_name)
+            if module is not None:
+                try:
+                    getattr(module, attr)
+                except BaseException:  # noqa: BLE001
+                    pass
+        number += 1
+        workdir = os.path.join(tmp, f"clean-room-run-{os.getpid()}-{number}")
+        shutil.rmtree(workdir, ignore_errors=True)
+        os.mkdir(workdir, 0o755)
+        for name, text in request.get("files", {}).items():
+            if "/" in name or name in ("", ".", ".."):
+                continue
+            path = os.path.join(workdir, name)
+            with open(path, "wb") as f:
+                f.write(base64.b64decode(text))
+            os.chmod(path, 0o444)
+        os.chmod(workdir, 0o555)  # read-only, as the kernel sees its folder
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the run
+            try:
+                requests.close()
+                os.close(replies)
+                os.close(read)
+                os.dup2(write, 1)
+                os.close(write)
+                os.setsid()
+                os.chdir(workdir)
+                _cleanroom(payload)
+            finally:
+                os._exit(1)
+        os.close(write)
+
+        def leftovers():  # whatever the run started: killed once it has exited (it may hold the pipe open)
+            try:
+                if sandboxed:
+                    os.kill(-1, signal.SIGKILL)  # in the sandbox's own process namespace: all but us and its init
+                else:
+                    os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+        try:
+            exited = os.pidfd_open(pid)  # readable once the run has exited
+        except (AttributeError, OSError):
+            exited = None
+        chunks, size, reason, status = [], 0, "", None
+        deadline = time.monotonic() + float(request.get("deadline", 150.0))
+        with selectors.DefaultSelector() as sel:
+            sel.register(read, selectors.EVENT_READ)
+            if exited is not None:
+                sel.register(exited, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    reason = "timeout"
+                    break
+                events = sel.select(timeout=left if exited is not None or status is not None else min(left, 0.05))
+                if status is None and (exited is None or any(key.fd == exited for key, _ in events)):
+                    done, raw = os.waitpid(pid, os.WNOHANG)
+                    if done:
+                        status = raw
+                        leftovers()
+                        if exited is not None:
+                            sel.unregister(exited)
+                if not any(key.fd == read for key, _ in events):
+                    continue
+                chunk = os.read(read, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > max_channel:
+                    reason = "too much"
+                    break
+        if exited is not None:
+            os.close(exited)
+        if status is None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            _, status = os.waitpid(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        leftovers()
+        os.close(read)
+        os.chmod(workdir, 0o755)
+        shutil.rmtree(workdir, ignore_errors=True)
+        wipe()
+        reply(b"".join(chunks), reason, code)
+
+
 if __name__ == "__main__":
-    _cleanroom()
+    import sys as _sys
+
+    if len(_sys.argv) > 1 and _sys.argv[1] == "zygote":
+        _zygote()
+    else:
+        _cleanroom()

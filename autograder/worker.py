@@ -102,7 +102,10 @@ class GraderPlugin(WorkerPlugin):
         return self.grader.grade(task)
 
     def teardown(self, worker: Any = None) -> None:
+        from .cleanroom import close_zygotes
+
         self.grader = None
+        close_zygotes()  # the worker's idle clean-room processes: a later run starts its own
         if self.copy is not None:
             self.copy.unlink(missing_ok=True)
             self.copy = None

@@ -1,0 +1,141 @@
+"""Forked clean runs: one long-lived clean-room process per grading process, a fresh fork per notebook.
+
+A run must see what a fresh ``python`` process would, and nothing a previous run left:
+no process, no file, no random state. A run that breaks the long-lived process loses
+only its own clean result. The processes kept idle stay few, and a worker's run that
+ends stops them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from autograder import cleanroom
+from autograder.sandbox import sandbox_available
+
+HONEST = "def double(x):\n    return 2 * x\n"
+TEST = 'assert double(2) == 4, "double(2) must be 4"\n'
+SANDBOXED = cleanroom.Settings(sandboxed=True, cell_timeout=10, notebook_timeout=30)
+UNSANDBOXED = cleanroom.Settings(sandboxed=False, cell_timeout=10, notebook_timeout=30)
+needs_sandbox = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap cannot run here")
+
+
+def plan(answer: str, *tests: str) -> list[dict[str, str]]:
+    return [{"kind": "answer", "id": "answer", "source": answer}] + [
+        {"kind": "test", "id": f"test_{i}", "source": t} for i, t in enumerate(tests)]
+
+
+def run(tmp_path, answer: str, *tests: str, options=UNSANDBOXED) -> cleanroom.CleanRun:
+    return cleanroom.run(plan(answer, *tests), tmp_path, options)
+
+
+def message(done: cleanroom.CleanRun, test: str = "test_0") -> str:
+    return done.tests[test].message
+
+
+@pytest.fixture(autouse=True)
+def fresh_pool():
+    cleanroom.close_zygotes()
+    yield
+    cleanroom.close_zygotes()
+
+
+@pytest.mark.parametrize("options", [UNSANDBOXED, pytest.param(SANDBOXED, marks=needs_sandbox)],
+                         ids=["unsandboxed", "sandboxed"])
+def test_runs_are_forks_of_one_process_and_each_starts_clean(tmp_path, options):
+    first = run(tmp_path, HONEST, TEST, "import os, random\nassert False, (os.getppid(), os.getpid(), random.random())",
+                options=options)
+    second = run(tmp_path, HONEST, TEST, "import os, random\nassert False, (os.getppid(), os.getpid(), random.random())",
+                 options=options)
+    assert first.forked and second.forked and first.complete and second.complete
+    assert first.tests["test_0"].passed and second.tests["test_0"].passed
+    parent1, child1, draw1 = eval(message(first, "test_1").removeprefix("AssertionError: "))
+    parent2, child2, draw2 = eval(message(second, "test_1").removeprefix("AssertionError: "))
+    assert parent1 == parent2, "both runs must be forked from the same long-lived process"
+    assert child1 != child2, "each run is a new process"
+    assert draw1 != draw2, "each run must draw its own random numbers (the fork is reseeded)"
+    assert cleanroom.idle_zygotes() == 1
+
+
+@needs_sandbox
+def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
+    daemon = ("import os, time\n"
+              "open('/tmp/left-behind', 'w').write('x')\n"
+              "open('/tmp/home/left-behind', 'w').write('x')\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    while True:\n"
+              "        time.sleep(0.05)\n" + HONEST)
+    first = run(tmp_path, daemon, TEST, options=SANDBOXED)
+    assert first.complete and first.tests["test_0"].passed, first
+    probe = ("import os\n"
+             "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\n"
+             "assert not others, ('processes', others)\n"
+             "left = [p for p in ('/tmp/left-behind', '/tmp/home/left-behind') if os.path.exists(p)]\n"
+             "assert not left, ('files', left)\n"
+             "assert os.getcwd().startswith('/tmp/clean-room-run-') and not os.access('.', os.W_OK)\n")
+    second = run(tmp_path, HONEST, probe, options=SANDBOXED)
+    assert second.forked and second.complete and second.tests["test_0"].passed, message(second)
+
+
+@needs_sandbox
+def test_a_run_sees_the_notebook_s_folder_read_only_as_the_kernel_did(tmp_path):
+    (tmp_path / "data.txt").write_text("42")
+    done = run(tmp_path, HONEST, "assert open('data.txt').read() == '42'\n"
+                                 "try:\n    open('new.txt', 'w')\n    wrote = True\nexcept OSError:\n    wrote = False\n"
+                                 "assert not wrote", options=SANDBOXED)
+    assert done.forked and done.tests["test_0"].passed, message(done)
+
+
+def test_a_folder_with_a_subfolder_runs_in_a_fresh_process(tmp_path):
+    (tmp_path / "data").mkdir()
+    done = run(tmp_path, HONEST, TEST)
+    assert not done.forked and done.complete and done.tests["test_0"].passed
+
+
+@needs_sandbox
+def test_a_run_cannot_open_the_long_lived_process_s_pipes_or_memory(tmp_path):
+    probe = ("import os\n"
+             "parent = f'/proc/{os.getppid()}'\n"
+             "opened = []\n"
+             "for path in [f'{parent}/fd/{n}' for n in os.listdir(f'{parent}/fd')] + [f'{parent}/mem']:\n"
+             "    try:\n"
+             "        os.close(os.open(path, os.O_RDONLY))\n"
+             "        opened.append(path)\n"
+             "    except OSError:\n"
+             "        pass\n"
+             "assert len(os.listdir(f'{parent}/fd')) >= 3 and not opened, opened\n")
+    done = run(tmp_path, HONEST, probe, options=SANDBOXED)
+    assert done.forked and done.tests["test_0"].passed, message(done)
+
+
+@pytest.mark.parametrize("options", [UNSANDBOXED, pytest.param(SANDBOXED, marks=needs_sandbox)],
+                         ids=["unsandboxed", "sandboxed"])
+def test_a_run_that_kills_the_long_lived_process_loses_only_its_own_clean_result(tmp_path, options):
+    killer = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n" + HONEST
+    done = run(tmp_path, killer, TEST, options=options)
+    assert not done.complete and re.search("stopped early", done.reason), done
+    after = run(tmp_path, HONEST, TEST, options=options)
+    assert after.forked and after.complete and after.tests["test_0"].passed, after
+
+
+def test_a_run_stopped_at_its_deadline_is_reported_and_the_next_run_works(tmp_path, monkeypatch):
+    monkeypatch.setattr(cleanroom, "GRACE", 0.0)
+    options = cleanroom.Settings(sandboxed=False, cell_timeout=60, notebook_timeout=2)
+    # a cell that ignores the alarm: signals blocked, so only the deadline can stop it
+    endless = "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\nwhile True:\n    pass\n"
+    done = run(tmp_path, endless, TEST, options=options)
+    assert not done.complete and "did not finish within 2 s" in done.reason, done
+    after = run(tmp_path, HONEST, TEST, options=options)
+    assert after.complete and after.tests["test_0"].passed
+
+
+def test_idle_processes_stay_few_and_are_stopped_when_a_run_ends(tmp_path):
+    for seconds in range(1, 8):  # seven settings: each its own process, the oldest dropped
+        options = cleanroom.Settings(sandboxed=False, limits={"cpu_limit": 100 + seconds}, notebook_timeout=30)
+        assert run(tmp_path, HONEST, TEST, options=options).forked
+        assert cleanroom.idle_zygotes() <= cleanroom.KEEP_IDLE
+    assert cleanroom.idle_zygotes() == cleanroom.KEEP_IDLE
+    assert cleanroom.close_zygotes() == cleanroom.KEEP_IDLE and cleanroom.idle_zygotes() == 0
