@@ -93,24 +93,31 @@ test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook 
 
 # `make test` runs two lanes side by side, one per core. The side lane runs the tests marked `side`
 # (tests/conftest.py: SIDE_LANE, the browser tests first: they mostly wait on JupyterLab and
-# Chromium), then the lessons, helper package and exercises on each other Python; its output goes to
-# $(TEST_LOGS)/ and is shown at the end (whole if it failed). The main lane runs the rest, live.
+# Chromium); the main lane runs the rest, live. The lessons, helper package and exercises on each
+# other Python are one job each, taken by whichever lane is free first (a `mkdir` claims a job).
+# Logged lanes and jobs write to $(TEST_LOGS)/, shown at the end (whole if one failed).
 TEST_LOGS := artifacts/test-logs
 LANES := side $(foreach v,$(EXTRA_VERSIONS),python-$(v))
 # Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
 lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
-test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests, lessons, LMS, then the other Pythons (logged); the rest (live)
+# The job of Python $(1), run by the lane that claims it first.
+version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
+	echo "== $(2) lane: Python $(1) ($(TEST_LOGS)/python-$(1).log) =="; \
+	PATH="$(CURDIR)/$(VENV)-$(1)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
+	$(CURDIR)/$(VENV)-$(1)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish and not wording" $(PYTEST_ARGS) \
+	> $(TEST_LOGS)/python-$(1).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(1).rc; fi;
+test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the other Pythons, on whichever lane is free
 	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
-	@echo "Side lane (tests marked side, then Python $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
+	@echo "Side lane (tests marked side, then the other Pythons it takes: $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
 	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
 		echo $$? > $(TEST_LOGS)/side.rc; \
-		$(foreach v,$(EXTRA_VERSIONS),PATH="$(CURDIR)/$(VENV)-$(v)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
-			$(CURDIR)/$(VENV)-$(v)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish and not wording" $(PYTEST_ARGS) \
-			> $(TEST_LOGS)/python-$(v).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(v).rc;) \
-	} & \
+		$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),side)) \
+	} > $(TEST_LOGS)/side-lane.log 2>&1 & \
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
 	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
-	echo "== Main lane done; waiting for the side lane =="; wait; failed=; \
+	echo "== Main lane done; it takes the other Pythons' jobs the side lane has not started =="; \
+	$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),main)) \
+	wait; cat $(TEST_LOGS)/side-lane.log; failed=; \
 	$(foreach lane,$(LANES),echo "== $(lane) ($(TEST_LOGS)/$(lane).log) =="; \
 		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
 	$(call lane_ok,main) || failed="$$failed main"; \

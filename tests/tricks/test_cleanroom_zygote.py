@@ -139,3 +139,13 @@ def test_idle_processes_stay_few_and_are_stopped_when_a_run_ends(tmp_path):
         assert cleanroom.idle_zygotes() <= cleanroom.KEEP_IDLE
     assert cleanroom.idle_zygotes() == cleanroom.KEEP_IDLE
     assert cleanroom.close_zygotes() == cleanroom.KEEP_IDLE and cleanroom.idle_zygotes() == 0
+
+
+def test_a_course_can_ask_for_a_fresh_process_per_run(tmp_path):
+    from traitlets.config import Config
+
+    assert cleanroom.settings(Config()).fork is True
+    options = cleanroom.settings(Config({"CrossCheck": {"fork": False}}))
+    assert options.fork is False
+    done = cleanroom.run(plan(HONEST, TEST), tmp_path, cleanroom.Settings(sandboxed=False, fork=options.fork))
+    assert not done.forked and done.complete and done.tests["test_0"].passed
