@@ -48,6 +48,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -412,6 +413,7 @@ class Zygote:
 
             argv = sandbox_command(argv, workdir=self.folder, **options.limits)
         self.buffer = b""
+        _started.add(self)
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, cwd=self.folder, env=_environment(options),
@@ -491,8 +493,10 @@ class Zygote:
         import shutil
 
         shutil.rmtree(self.folder, ignore_errors=True)
+        _started.discard(self)
 
 
+_started: weakref.WeakSet[Zygote] = weakref.WeakSet()  # every clean-room process not yet closed
 _idle: list[tuple[tuple, Zygote]] = []  # (settings, process), the most recently used last
 _idle_lock = threading.Lock()
 
@@ -543,6 +547,11 @@ def idle_zygotes() -> int:
     """How many clean-room processes this grading process keeps idle (the tests check it stays bounded)."""
     with _idle_lock:
         return len(_idle)
+
+
+def running_zygotes(dask_worker: Any = None) -> int:
+    """How many clean-room processes this process started are still running (``Client.run`` it on workers)."""
+    return sum(1 for zygote in list(_started) if zygote.alive())
 
 
 atexit.register(close_zygotes)

@@ -159,17 +159,22 @@ def test_workers_started_as_the_guide_says_do_the_grading(tmp_path, pg):
     need_sandbox()
     from distributed import Client
 
+    from autograder.cleanroom import running_zygotes
     from autograder.worker import graders
 
     with cluster(tmp_path) as (address, pids):
         assert len(set(pids.values())) == 2
         run = _grade(tmp_path / "cluster", "--scheduler", address, "--db", pg.create_database("guide"))
-        # The same long-lived workers, a second grade command: each run's grader is dropped at its end.
+        # The same long-lived workers, a second grade command: each run's grader is dropped at its end,
+        # and so are the clean-room processes its tasks started on the worker.
         with Client(address, set_as_default=False) as client:
             left_after_first = client.run(graders)
+            clean_rooms_after_first = client.run(running_zygotes)
             again = _grade(tmp_path / "again", "--scheduler", address, "--db", pg.create_database("again"))
             left_after_second = client.run(graders)
+            clean_rooms_after_second = client.run(running_zygotes)
             assert client.run(os.getpid) == pids, "the workers were restarted"
+    assert clean_rooms_after_first == clean_rooms_after_second == {worker: 0 for worker in pids}
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
     assert "Graded on the cluster's workers: 4; graded here, after a worker failed: 0." in again.stdout
     assert left_after_first == left_after_second == {worker: [] for worker in pids}
