@@ -460,19 +460,27 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         while out:
             out = out[os.write(replies, out):]
 
-    def wipe():
+    def remove(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            _unlink(path)
+
+    def wipe():  # the sandbox's writable places, as they were before the run: /tmp (with /tmp/home emptied), /dev/shm
         if not sandboxed:
             return
         for name in os.listdir(tmp):
             path = os.path.join(tmp, name)
             if name in keep and os.path.isdir(path) and not os.path.islink(path):
-                for inner in os.listdir(path):  # /tmp/home: emptied, kept
-                    target = os.path.join(path, inner)
-                    shutil.rmtree(target, ignore_errors=True) if os.path.isdir(target) and not os.path.islink(target) \
-                        else _unlink(target)
+                for inner in os.listdir(path):
+                    remove(os.path.join(path, inner))
             elif name not in keep:
-                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) and not os.path.islink(path) \
-                    else _unlink(path)
+                remove(path)
+        try:
+            for name in os.listdir("/dev/shm"):
+                remove(os.path.join("/dev/shm", name))
+        except OSError:
+            pass
 
     def _unlink(path):
         try:

@@ -64,6 +64,10 @@ def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
     daemon = ("import os, time\n"
               "open('/tmp/left-behind', 'w').write('x')\n"
               "open('/tmp/home/left-behind', 'w').write('x')\n"
+              "try:\n"
+              "    open('/dev/shm/left-behind', 'w').write('x')\n"
+              "except OSError:\n"
+              "    pass\n"
               "if os.fork() == 0:\n"
               "    os.setsid()\n"
               "    while True:\n"
@@ -73,7 +77,7 @@ def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
     probe = ("import os\n"
              "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\n"
              "assert not others, ('processes', others)\n"
-             "left = [p for p in ('/tmp/left-behind', '/tmp/home/left-behind') if os.path.exists(p)]\n"
+             "left = [p for p in ('/tmp/left-behind', '/tmp/home/left-behind', '/dev/shm/left-behind') if os.path.exists(p)]\n"
              "assert not left, ('files', left)\n"
              "assert os.getcwd().startswith('/tmp/clean-room-run-') and not os.access('.', os.W_OK)\n")
     second = run(tmp_path, HONEST, probe, options=SANDBOXED)
