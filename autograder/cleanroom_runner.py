@@ -461,32 +461,43 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
             out = out[os.write(replies, out):]
 
     def remove(path):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            _unlink(path)
+        """Delete a file or a folder tree, whatever permissions the run gave it."""
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, 0o700)
+                for name in os.listdir(path):
+                    remove(os.path.join(path, name))
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        except (OSError, RecursionError):
+            pass
 
-    def wipe():  # the sandbox's writable places, as they were before the run: /tmp (with /tmp/home emptied), /dev/shm
+    def wipe():
+        """Put the sandbox's writable places back as they were: /tmp (its /tmp/home empty) and /dev/shm.
+
+        Returns whether that worked; if not, this process stops after answering (the grader
+        starts another in a new sandbox).
+        """
         if not sandboxed:
-            return
-        for name in os.listdir(tmp):
-            path = os.path.join(tmp, name)
-            if name in keep and os.path.isdir(path) and not os.path.islink(path):
-                for inner in os.listdir(path):
-                    remove(os.path.join(path, inner))
-            elif name not in keep:
-                remove(path)
+            return True
+        places = [tmp, "/dev/shm"]
+        for place in places:
+            try:
+                for name in os.listdir(place):
+                    remove(os.path.join(place, name))
+            except OSError:
+                pass
+        for name in keep:
+            try:
+                os.mkdir(os.path.join(tmp, name), 0o755)
+            except OSError:
+                pass
         try:
-            for name in os.listdir("/dev/shm"):
-                remove(os.path.join("/dev/shm", name))
+            return sorted(os.listdir(tmp)) == sorted(keep) and not any(os.listdir(os.path.join(tmp, n)) for n in keep) \
+                and not (os.path.isdir("/dev/shm") and os.listdir("/dev/shm"))
         except OSError:
-            pass
-
-    def _unlink(path):
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+            return False
 
     number = 0
     while True:
@@ -590,10 +601,11 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         code = os.waitstatus_to_exitcode(status)
         leftovers()
         os.close(read)
-        os.chmod(workdir, 0o755)
-        shutil.rmtree(workdir, ignore_errors=True)
-        wipe()
+        remove(workdir)
+        clean = wipe()
         reply(b"".join(chunks), reason, code)
+        if not clean:
+            os._exit(0)
 
 
 if __name__ == "__main__":

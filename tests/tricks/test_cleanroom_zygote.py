@@ -64,10 +64,13 @@ def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
     daemon = ("import os, time\n"
               "open('/tmp/left-behind', 'w').write('x')\n"
               "open('/tmp/home/left-behind', 'w').write('x')\n"
-              "try:\n"
-              "    open('/dev/shm/left-behind', 'w').write('x')\n"
-              "except OSError:\n"
-              "    pass\n"
+              "open('/dev/shm/left-behind', 'w').write('x')\n"
+              "os.makedirs('/tmp/locked/inner')\n"
+              "open('/tmp/locked/inner/f', 'w').write('x')\n"
+              "os.chmod('/tmp/locked/inner', 0)\n"
+              "os.chmod('/tmp/locked', 0)\n"
+              "os.rename('/tmp/home', '/tmp/old-home')\n"
+              "os.symlink('/dev/shm', '/tmp/home')\n"
               "if os.fork() == 0:\n"
               "    os.setsid()\n"
               "    while True:\n"
@@ -79,6 +82,9 @@ def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
              "assert not others, ('processes', others)\n"
              "left = [p for p in ('/tmp/left-behind', '/tmp/home/left-behind', '/dev/shm/left-behind') if os.path.exists(p)]\n"
              "assert not left, ('files', left)\n"
+             "tmp = sorted(n for n in os.listdir('/tmp') if not n.startswith('clean-room-'))  # its folder, this run's\n"
+             "assert tmp == ['home'] and not os.path.islink('/tmp/home') and os.listdir('/tmp/home') == [], tmp\n"
+             "assert os.listdir('/dev/shm') == []\n"
              "assert os.getcwd().startswith('/tmp/clean-room-run-') and not os.access('.', os.W_OK)\n")
     second = run(tmp_path, HONEST, probe, options=SANDBOXED)
     assert second.forked and second.complete and second.tests["test_0"].passed, message(second)
