@@ -473,28 +473,54 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         except (OSError, RecursionError):
             pass
 
+    def identity(path):
+        try:
+            info = os.lstat(path)
+            return (info.st_dev, info.st_ino)
+        except OSError:
+            return None
+
+    home = os.path.join(tmp, "home")  # the sandbox's HOME (sandbox_command: --dir /tmp/home)
+    # What the sandbox put in /tmp before any run: HOME, and the folders holding its read-only binds
+    # (a course kept under /tmp): never removed, and checked to be the very same folders after each run.
+    kept = {name: identity(os.path.join(tmp, name)) for name in keep if os.path.join(tmp, name) != home}
+
     def wipe():
-        """Put the sandbox's writable places back as they were: /tmp (its /tmp/home empty) and /dev/shm.
+        """Put the sandbox's writable places back as they were: /tmp, its HOME (empty) and /dev/shm.
 
         Returns whether that worked; if not, this process stops after answering (the grader
         starts another in a new sandbox).
         """
         if not sandboxed:
             return True
-        places = [tmp, "/dev/shm"]
-        for place in places:
+        for name in os.listdir(tmp):
+            path = os.path.join(tmp, name)
+            if path == home:
+                if os.path.islink(path) or not os.path.isdir(path):
+                    remove(path)
+                else:
+                    try:
+                        os.chmod(path, 0o755)
+                    except OSError:
+                        pass
+                    for inner in os.listdir(path):
+                        remove(os.path.join(path, inner))
+            elif name not in kept:
+                remove(path)
+        if "home" in keep and not os.path.isdir(home):
             try:
-                for name in os.listdir(place):
-                    remove(os.path.join(place, name))
-            except OSError:
-                pass
-        for name in keep:
-            try:
-                os.mkdir(os.path.join(tmp, name), 0o755)
+                os.mkdir(home, 0o755)
             except OSError:
                 pass
         try:
-            return sorted(os.listdir(tmp)) == sorted(keep) and not any(os.listdir(os.path.join(tmp, n)) for n in keep) \
+            for name in os.listdir("/dev/shm"):
+                remove(os.path.join("/dev/shm", name))
+        except OSError:
+            pass
+        try:
+            return sorted(os.listdir(tmp)) == sorted(keep) \
+                and all(identity(os.path.join(tmp, name)) == ident for name, ident in kept.items()) \
+                and ("home" not in keep or (not os.path.islink(home) and not os.listdir(home))) \
                 and not (os.path.isdir("/dev/shm") and os.listdir("/dev/shm"))
         except OSError:
             return False

@@ -35,6 +35,14 @@ def message(done: cleanroom.CleanRun, test: str = "test_0") -> str:
     return done.tests[test].message
 
 
+def idle_pids() -> list[int]:
+    """The host PIDs of the idle clean-room processes (inside the sandbox each one is PID 2)."""
+    return [zygote.proc.pid for _, zygote in cleanroom._idle]
+
+
+TMP_LISTING = "import os\nassert False, sorted(n for n in os.listdir('/tmp') if not n.startswith('clean-room-run-'))"
+
+
 @pytest.fixture(autouse=True)
 def fresh_pool():
     cleanroom.close_zygotes()
@@ -45,18 +53,17 @@ def fresh_pool():
 @pytest.mark.parametrize("options", [UNSANDBOXED, pytest.param(SANDBOXED, marks=needs_sandbox)],
                          ids=["unsandboxed", "sandboxed"])
 def test_runs_are_forks_of_one_process_and_each_starts_clean(tmp_path, options):
-    first = run(tmp_path, HONEST, TEST, "import os, random\nassert False, (os.getppid(), os.getpid(), random.random())",
-                options=options)
-    second = run(tmp_path, HONEST, TEST, "import os, random\nassert False, (os.getppid(), os.getpid(), random.random())",
-                 options=options)
+    probe = "import os, random\nassert False, (os.getppid(), os.getpid(), random.random())"
+    first = run(tmp_path, HONEST, TEST, probe, options=options)
+    after_first = idle_pids()
+    second = run(tmp_path, HONEST, TEST, probe, options=options)
     assert first.forked and second.forked and first.complete and second.complete
     assert first.tests["test_0"].passed and second.tests["test_0"].passed
     parent1, child1, draw1 = eval(message(first, "test_1").removeprefix("AssertionError: "))
     parent2, child2, draw2 = eval(message(second, "test_1").removeprefix("AssertionError: "))
-    assert parent1 == parent2, "both runs must be forked from the same long-lived process"
-    assert child1 != child2, "each run is a new process"
+    assert len(after_first) == 1 and idle_pids() == after_first, "both runs must be forks of the same clean-room process"
+    assert parent1 == parent2 and child1 != child2, "each run is a new process, forked by the same one"
     assert draw1 != draw2, "each run must draw its own random numbers (the fork is reseeded)"
-    assert cleanroom.idle_zygotes() == 1
 
 
 @needs_sandbox
@@ -75,19 +82,26 @@ def test_a_run_leaves_no_process_and_no_file_for_the_next_one(tmp_path):
               "    os.setsid()\n"
               "    while True:\n"
               "        time.sleep(0.05)\n" + HONEST)
+    before = run(tmp_path, HONEST, TMP_LISTING, options=SANDBOXED)
+    listing = eval(message(before).removeprefix("AssertionError: "))
+    assert "home" in listing, listing  # and the folders holding the sandbox's binds, for a course under /tmp
+    started = idle_pids()
     first = run(tmp_path, daemon, TEST, options=SANDBOXED)
     assert first.complete and first.tests["test_0"].passed, first
+    assert idle_pids() == started, "the clean-room process must put its sandbox back and go on serving runs"
     probe = ("import os\n"
              "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\n"
              "assert not others, ('processes', others)\n"
              "left = [p for p in ('/tmp/left-behind', '/tmp/home/left-behind', '/dev/shm/left-behind') if os.path.exists(p)]\n"
              "assert not left, ('files', left)\n"
-             "tmp = sorted(n for n in os.listdir('/tmp') if not n.startswith('clean-room-'))  # its folder, this run's\n"
-             "assert tmp == ['home'] and not os.path.islink('/tmp/home') and os.listdir('/tmp/home') == [], tmp\n"
+             "tmp = sorted(n for n in os.listdir('/tmp') if not n.startswith('clean-room-run-'))\n"
+             f"assert tmp == {listing!r}, tmp\n"
+             "assert not os.path.islink('/tmp/home') and os.listdir('/tmp/home') == []\n"
              "assert os.listdir('/dev/shm') == []\n"
              "assert os.getcwd().startswith('/tmp/clean-room-run-') and not os.access('.', os.W_OK)\n")
     second = run(tmp_path, HONEST, probe, options=SANDBOXED)
     assert second.forked and second.complete and second.tests["test_0"].passed, message(second)
+    assert idle_pids() == started
 
 
 @needs_sandbox
