@@ -55,6 +55,8 @@ from typing import Any
 
 import nbformat
 
+from . import pyast
+
 log = logging.getLogger(__name__)
 
 RUNNER = Path(__file__).with_name("cleanroom_runner.py")
@@ -210,7 +212,7 @@ def imports(cells: list[dict[str, str]], kind: str = "test") -> tuple[list[str],
         if cell["kind"] != kind:
             continue
         try:
-            tree = ast.parse(cell["source"])
+            tree = pyast.parse(cell["source"])
         except SyntaxError:
             continue
         for node in ast.walk(tree):
@@ -653,7 +655,7 @@ def _read(data: bytes, token: str, outcome: CleanRun) -> None:
         msg = None
         if line.startswith(prefix):
             try:
-                msg = ast.literal_eval(line[len(prefix):].decode("utf-8", "replace"))
+                msg = pyast.literal_eval(line[len(prefix):].decode("utf-8", "replace"))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 msg = None
         if not isinstance(msg, dict):

@@ -42,6 +42,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import pyast
+
 TAMPERED = "The course's helper package was modified by the submission"
 BEGIN = "# >>> autograder: helper package check (added by the grader) >>>"
 END = "# <<< autograder: helper package check <<<"
@@ -187,7 +189,7 @@ def _module_file(name: str) -> Path:
 def _describe(path: str, mtime: float, size: int) -> dict[str, Any]:
     """Fingerprints of what one module file defines (cached until the file changes)."""
     source = Path(path).read_text(encoding="utf-8")
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     codes: dict[str, list[str]] = {}
     stack = [compile(source, path, "exec")]
     while stack:

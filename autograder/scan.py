@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from . import pyast
+
 SUSPICIOUS = "suspicious_code"  # the problem kind this module adds
 
 # What each category means, in the words the feedback uses.
@@ -331,7 +333,7 @@ def scan_source(source: str, cell: str) -> list[Flag]:
 
     code = python_source(source)
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:  # the kernel could not run it either; a rough text scan is all that is left
         hits = [(n, c) for n, line in enumerate(source.splitlines(), 1) for p, c in TEXT_PATTERNS if p.search(line)]
     else:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import nbformat
 
+from . import pyast
 from .course import ROOT, SOLUTIONS
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
@@ -42,7 +43,7 @@ MACHINE_FOLDERS = tuple(sorted({folder for path in (sys.prefix, sys.base_prefix,
 def describe_test(source: str) -> str:
     """The first line of a test cell's docstring (what behaviour it checks)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         tree = None
     if tree is not None:

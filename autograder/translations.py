@@ -35,6 +35,7 @@ import nbformat
 
 from toolfaults.language import SPANISH_SUFFIX as SUFFIX
 
+from . import pyast
 from .course import ROOT
 
 KEY = "translation"
@@ -95,7 +96,7 @@ class _Strings(ast.NodeTransformer):
 def code_shape(source: str) -> str:
     """The cell's code with strings and comments left out: what both editions must share."""
     try:
-        tree = ast.parse(_python(source))
+        tree = pyast.parse(_python(source))
     except SyntaxError as err:
         return f"<syntax error: {err.msg} at line {err.lineno}>"
     return ast.dump(_Strings().visit(tree))
