@@ -480,12 +480,7 @@ class Zygote:
         """Stop the process (and its sandbox) and delete its folder."""
         proc = getattr(self, "proc", None)
         if proc is not None:
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    proc.kill()
-            proc.wait()
+            _stop(proc)
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
                     try:
@@ -617,14 +612,19 @@ def _talk(proc: subprocess.Popen, payload: bytes, deadline_s: float) -> tuple[by
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                proc.kill()
-        proc.wait()
+        _stop(proc)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Kill a clean-room process and its whole group (its sandbox) if it still runs, and reap it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+    proc.wait()
 
 
 def _read(data: bytes, token: str, outcome: CleanRun) -> None:
