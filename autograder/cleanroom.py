@@ -570,6 +570,9 @@ def _forked(request: dict, files: dict[str, str], options: Settings) -> tuple[by
                 return b"", f"the clean run stopped early ({err})", -9
             log.debug("clean-room process gone (%s); starting another", err)
             continue
+        except BaseException:  # anything else: this process is not to be trusted again (the caller reports it)
+            zygote.close()
+            raise
         _give_back(options, zygote)
         return answer
     raise AssertionError("unreachable")
