@@ -324,34 +324,28 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
     modules, names = imports(cells)
     request = {"token": token, "cells": cells, "watch": modules, "names": names, "preload": preloads(cells, modules),
                "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout}
-    payload = json.dumps(request)
     outcome = CleanRun(planned=[c["id"] for c in cells if c["kind"] == "test"],
                        order=[c["id"] if c["kind"] == "test" else "" for c in cells])
     files = folder_files(Path(workdir)) if options.fork else None
     if files is not None:
-        data, reason, status = _forked(request, files, options)
-        outcome.seconds = round(time.monotonic() - started, 3)
         outcome.forked = True
-        _read(data, token, outcome)
-        if not outcome.complete:
-            outcome.reason = reason or (f"the clean run stopped early (exit status {status})"
-                                        if status else "the clean run stopped early")
-        return outcome
-    try:
-        proc = subprocess.Popen(command(Path(workdir), options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, cwd=workdir, env=_environment(options),
-                                start_new_session=True)
-    except OSError as err:
-        outcome.reason = f"the clean run could not start ({err.strerror or err})"
-        return outcome
-    data, reason = _talk(proc, payload.encode(), options.notebook_timeout + GRACE)
+        data, reason, status = _forked(request, files, options)
+    else:
+        try:
+            proc = subprocess.Popen(command(Path(workdir), options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, cwd=workdir, env=_environment(options),
+                                    start_new_session=True)
+        except OSError as err:
+            outcome.reason = f"the clean run could not start ({err.strerror or err})"
+            return outcome
+        data, reason = _talk(proc, json.dumps(request).encode(), options.notebook_timeout + GRACE)
+        status = proc.returncode
     outcome.seconds = round(time.monotonic() - started, 3)
     _read(data, token, outcome)
     if not outcome.complete:
-        outcome.reason = reason or (f"the clean run stopped early (exit status {proc.returncode})"
-                                    if proc.returncode else "the clean run stopped early")
+        outcome.reason = reason or (f"the clean run stopped early (exit status {status})"
+                                    if status else "the clean run stopped early")
     return outcome
-
 
 # -- forked runs --------------------------------------------------------------------------
 MAX_FILES = 8 * 1024 * 1024  # bytes of a folder copied into a forked run; a larger one runs in a fresh process

@@ -425,7 +425,6 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     import json
     import os
     import selectors
-    import shutil
     import signal
     import sys
     import time
@@ -548,7 +547,6 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                     pass
         number += 1
         workdir = os.path.join(tmp, f"clean-room-run-{os.getpid()}-{number}")
-        shutil.rmtree(workdir, ignore_errors=True)
         os.mkdir(workdir, 0o755)
         for name, text in request.get("files", {}).items():
             if "/" in name or name in ("", ".", ".."):
