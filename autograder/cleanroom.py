@@ -365,18 +365,28 @@ def folder_files(workdir: Path) -> dict[str, str] | None:
     """
     import base64
 
-    files, size = {}, 0
+    found = flat_files(workdir)
+    try:
+        return None if found is None else \
+            {path.name: base64.b64encode(path.read_bytes()).decode("ascii") for path in found}
+    except OSError:
+        return None
+
+
+def flat_files(workdir: Path) -> list[Path] | None:
+    """The files of a notebook's folder when it holds plain files only, :data:`MAX_FILES` bytes at most; else None."""
+    found, size = [], 0
     try:
         for entry in os.scandir(workdir):
             if not entry.is_file(follow_symlinks=False):
                 return None
-            size += entry.stat().st_size
+            size += entry.stat(follow_symlinks=False).st_size
             if size > MAX_FILES:
                 return None
-            files[entry.name] = base64.b64encode(Path(entry.path).read_bytes()).decode("ascii")
+            found.append(Path(entry.path))
     except OSError:
         return None
-    return files
+    return found
 
 
 class ZygoteGone(Exception):
@@ -393,21 +403,44 @@ class Zygote:
     folder: each run gets a copy of its notebook's folder (:func:`folder_files`).
     A run then costs a fork and the cells' own time, not a Python start and the imports.
 
+    With ``kernel_modules``, it serves grading kernels instead (:mod:`autograder.kernelfork`):
+    it imports ipykernel and those modules, and each request forks one ipykernel whose
+    private folder is made in :attr:`sockets` and whose working folder is a copy made
+    in :attr:`workdir`, both bound into its sandbox.
+
     Args:
         options: the settings it serves (sandboxed or not, limits).
+        kernel_modules: for kernels, the modules they find imported; None for clean runs.
     """
 
-    def __init__(self, options: Settings) -> None:
+    def __init__(self, options: Settings, kernel_modules: tuple[str, ...] | None = None) -> None:
         import tempfile
 
         self.options = options
-        self.folder = Path(tempfile.mkdtemp(prefix="clean-room-"))
-        argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL),
-                "sandboxed" if options.sandboxed else "plain"]
+        self.kernel_modules = kernel_modules
+        mode = "sandboxed" if options.sandboxed else "plain"
+        if kernel_modules is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="clean-room-"))
+            workdir, sockets = self.folder, None
+            argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL), mode]
+        else:  # grading kernels (autograder.kernelfork): started as `python -m ipykernel_launcher` would be
+            from .sandbox import _short_tmp
+
+            self.folder = Path(tempfile.mkdtemp(prefix="k-", dir=_short_tmp())).resolve()
+            workdir, sockets = self.folder / "w", self.folder / "s"
+            for made in (workdir, sockets):
+                made.mkdir()
+                made.chmod(0o711)  # a kernel reaches its own folder in each, and lists nothing
+            argv = [sys.executable, "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL), mode,
+                    "kernel", json.dumps(list(kernel_modules))]
+        #: where a forked kernel's private folder goes (bound writable into the sandbox); None for clean runs
+        self.sockets = sockets
+        #: where the grader copies a forked kernel's working folder (bound read-only into the sandbox)
+        self.workdir = workdir
         if options.sandboxed:
             from .sandbox import sandbox_command
 
-            argv = sandbox_command(argv, workdir=self.folder, **options.limits)
+            argv = sandbox_command(argv, workdir=workdir, kernel_dir=sockets, **options.limits)
         self.buffer = b""
         _started.add(self)
         try:
@@ -423,7 +456,10 @@ class Zygote:
         return getattr(self, "proc", None) is not None and self.proc.poll() is None
 
     def _read(self, size: int | None, deadline: float) -> bytes | None:
-        """``size`` bytes, or a line when None; None at the deadline. Raises ZygoteGone at end of file."""
+        """``size`` bytes, or a line when None; None at the deadline (a deadline passed: what has come).
+
+        Raises ZygoteGone at end of file.
+        """
         assert self.proc.stdout is not None
         with selectors.DefaultSelector() as sel:
             sel.register(self.proc.stdout, selectors.EVENT_READ)
@@ -435,9 +471,9 @@ class Zygote:
                     data, self.buffer = self.buffer[:size], self.buffer[size:]
                     return data
                 left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                if not sel.select(timeout=left):
+                if not sel.select(timeout=max(left, 0)):
+                    if left <= 0:
+                        return None
                     continue
                 chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
                 if not chunk:
@@ -450,25 +486,31 @@ class Zygote:
         Raises:
             ZygoteGone: the process died before answering (the caller may start another).
         """
-        assert self.proc.stdin is not None
-        line = json.dumps({"payload": request, "files": files, "deadline": deadline_s}).encode() + b"\n"
-        try:
-            self.proc.stdin.write(line)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError, OSError) as err:
-            raise ZygoteGone("the clean-room process is gone") from err
+        self.send({"payload": request, "files": files, "deadline": deadline_s})
         backstop = time.monotonic() + deadline_s + 30  # it stops a run at deadline_s itself
-        header = self._read(None, backstop)
-        answer = None
-        if header is not None:
-            answer = json.loads(header)
+        answer = self.header(backstop)
+        if answer is not None:
             data = self._read(int(answer["size"]), backstop)
-        if header is None or data is None:  # it stopped answering: not to be trusted again
+        if answer is None or data is None:  # it stopped answering: not to be trusted again
             self.close()
             return b"", f"the clean run did not finish within {deadline_s:.0f} s and was stopped", -9
         reason = {"timeout": f"the clean run did not finish within {deadline_s:.0f} s and was stopped",
                   "too much": "the clean run wrote too much and was stopped"}.get(answer["reason"], "")
         return data, reason, int(answer["status"])
+
+    def send(self, message: dict) -> None:
+        """Write one request line. Raises ZygoteGone when the process is gone."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError) as err:
+            raise ZygoteGone("the process is gone") from err
+
+    def header(self, deadline: float) -> dict | None:
+        """The next header line it wrote, None at the deadline. Raises ZygoteGone at end of file."""
+        line = self._read(None, deadline)
+        return None if line is None else json.loads(line)
 
     def close(self) -> None:
         """Stop the process (and its sandbox) and delete its folder."""
@@ -492,12 +534,13 @@ _idle: list[tuple[tuple, Zygote]] = []  # (settings, process), the most recently
 _idle_lock = threading.Lock()
 
 
-def _key(options: Settings) -> tuple:
-    return (options.sandboxed, json.dumps(options.limits, sort_keys=True, default=str))
+def _key(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> tuple:
+    return (options.sandboxed, json.dumps(options.limits, sort_keys=True, default=str), kernel_modules)
 
 
-def _take(options: Settings) -> Zygote:
-    key = _key(options)
+def take(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> Zygote:
+    """An idle process serving ``options`` (clean runs, or kernels importing ``kernel_modules``), or a new one."""
+    key = _key(options, kernel_modules)
     with _idle_lock:
         for index in range(len(_idle) - 1, -1, -1):
             if _idle[index][0] == key:
@@ -505,15 +548,16 @@ def _take(options: Settings) -> Zygote:
                 if zygote.alive():
                     return zygote
                 zygote.close()
-    return Zygote(options)
+    return Zygote(options, kernel_modules)
 
 
-def _give_back(options: Settings, zygote: Zygote) -> None:
+def give_back(zygote: Zygote) -> None:
+    """Keep a process that has answered its last request for a later one (at most KEEP_IDLE are kept)."""
     if not zygote.alive():
         zygote.close()
         return
     with _idle_lock:
-        _idle.append((_key(options), zygote))
+        _idle.append((_key(zygote.options, zygote.kernel_modules), zygote))
         extra = _idle[:-KEEP_IDLE] if len(_idle) > KEEP_IDLE else []
         del _idle[:len(extra)]
     for _, old in extra:
@@ -553,7 +597,7 @@ def _forked(request: dict, files: dict[str, str], options: Settings) -> tuple[by
     deadline_s = options.notebook_timeout + GRACE
     for attempt in (1, 2):
         try:
-            zygote = _take(options)
+            zygote = take(options)
         except OSError as err:
             return b"", f"the clean run could not start ({err.strerror or err})", 0
         try:
@@ -567,7 +611,7 @@ def _forked(request: dict, files: dict[str, str], options: Settings) -> tuple[by
         except BaseException:  # anything else: this process is not to be trusted again (the caller reports it)
             zygote.close()
             raise
-        _give_back(options, zygote)
+        give_back(zygote)
         return answer
     raise AssertionError("unreachable")
 

@@ -419,6 +419,20 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     left: in the sandbox (its own process namespace) every other process is killed and
     ``/tmp`` is emptied; without it, the child's process group. This process cannot be
     read or traced by the runs (not dumpable), and a run cannot reach the grader's pipes.
+
+    Started as ``... zygote <max> sandboxed kernel '<modules as JSON>'``, it serves sandboxed
+    grading kernels instead (:mod:`autograder.kernelfork`): it imports ipykernel and those
+    modules once, and each request::
+
+        {"kernel": {"connection_file": ..., "log": ..., "workdir": ..., "scratch": ..., "keep": ...}}
+
+    forks one ipykernel, started as ``python -m ipykernel_launcher -f <connection file>``
+    would start it, in ``workdir`` (the grader's copy of the notebook's folder, in a folder
+    the sandbox binds read-only). It answers
+    ``{"started": <pid>}`` at once; while the kernel runs it takes ``{"signal": <number>}``
+    lines (sent to the kernel's process group); once the kernel has exited and its leftovers
+    are gone (as after a clean run, plus whatever it left in ``scratch``, the folder of the
+    kernels' sockets, except ``keep``), it answers a header as above, with no data.
     """
     import base64
     import importlib
@@ -429,8 +443,10 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     import sys
     import time
 
-    sandboxed = sys.argv[-1] == "sandboxed"
-    max_channel = int(sys.argv[-2])
+    # argv: -c zygote <max channel> sandboxed|plain [kernel <modules as JSON>]
+    sandboxed = sys.argv[3] == "sandboxed"
+    max_channel = int(sys.argv[2])
+    kernel_modules = json.loads(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "kernel" else None
     try:
         import ctypes
 
@@ -439,7 +455,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         libc.prctl(4, 0)  # PR_SET_DUMPABLE 0: a run cannot open this process's pipes through /proc
     except (OSError, AttributeError):
         pass
-    requests = os.fdopen(os.dup(0), "rb")
+    requests = os.dup(0)
     replies = os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -447,11 +463,27 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     tmp = "/tmp" if sandboxed else os.getcwd()  # the sandbox's own /tmp; without it, the grader's private folder
     keep = set(os.listdir(tmp)) if sandboxed else set()
     for name in ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math",
-                 "asyncio", "dis", "ast", "resource", "ctypes"]:
+                 "asyncio", "dis", "ast", "resource", "ctypes"] if kernel_modules is None else \
+            ["ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", *kernel_modules]:
         try:
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001
+        except BaseException:  # noqa: BLE001 - a run imports it again and fails as a fresh process would
             pass
+    pending = [b""]
+    waiting = selectors.DefaultSelector()
+    waiting.register(requests, selectors.EVENT_READ)
+
+    def next_line(wait=True):
+        """The next request line; None when none has come (``wait=False``); b"" once the grader is gone."""
+        while b"\n" not in pending[0]:
+            if not wait and not waiting.select(timeout=0):
+                return None
+            chunk = os.read(requests, 65536)
+            if not chunk:
+                return b""
+            pending[0] += chunk
+        line, pending[0] = pending[0].split(b"\n", 1)
+        return line + b"\n"
 
     def reply(data, reason, status):
         header = json.dumps({"size": len(data), "reason": reason, "status": status}).encode() + b"\n"
@@ -480,9 +512,44 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
             return None
 
     home = os.path.join(tmp, "home")  # the sandbox's HOME (sandbox_command: --dir /tmp/home)
-    # What the sandbox put in /tmp before any run: HOME, and the folders holding its read-only binds
-    # (a course kept under /tmp): never removed, and checked to be the very same folders after each run.
-    kept = {name: identity(os.path.join(tmp, name)) for name in keep if os.path.join(tmp, name) != home}
+    tmp_device = identity(tmp)[0] if sandboxed else None
+
+    def tree(path, found):
+        """Every entry under ``path`` on /tmp's own file system (not inside the binds mounted there)."""
+        ident = identity(path)
+        found[path] = ident
+        if ident is not None and ident[0] == tmp_device and os.path.isdir(path) and not os.path.islink(path):
+            for name in os.listdir(path):
+                tree(os.path.join(path, name), found)
+        return found
+
+    # What the sandbox put in /tmp before any run: HOME, and the folders holding its binds (a course
+    # kept under /tmp, the kernels' sockets): never removed, and checked to be the very same entries
+    # after each run, down to the mount points; anything a run added among them is removed.
+    kept = {}
+    for name in keep:
+        if os.path.join(tmp, name) != home:
+            tree(os.path.join(tmp, name), kept)
+
+    def sysv_ipc():
+        """Remove the System V shared memory, semaphores and message queues of this IPC namespace."""
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+        except (OSError, AttributeError):
+            return
+        for kind, call in (("shm", "shmctl"), ("sem", "semctl"), ("msg", "msgctl")):
+            try:
+                with open(f"/proc/sysvipc/{kind}") as table:
+                    ids = [int(row.split()[1]) for row in table.readlines()[1:] if row.split()]
+            except (OSError, ValueError, IndexError):
+                continue
+            for ipc_id in ids:
+                if kind == "sem":
+                    libc.semctl(ipc_id, 0, 0)  # IPC_RMID
+                else:
+                    getattr(libc, call)(ipc_id, 0, None)
 
     def wipe():
         """Put the sandbox's writable places back as they were: /tmp, its HOME (empty) and /dev/shm.
@@ -504,8 +571,16 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                         pass
                     for inner in os.listdir(path):
                         remove(os.path.join(path, inner))
-            elif name not in kept:
+            elif path not in kept:
                 remove(path)
+        for name in keep:
+            if os.path.join(tmp, name) != home:
+                try:
+                    for added in sorted(set(tree(os.path.join(tmp, name), {})) - set(kept), key=len):
+                        remove(added)
+                except (OSError, RecursionError):
+                    pass  # the check below fails
+        sysv_ipc()
         if "home" in keep and not os.path.isdir(home):
             try:
                 os.mkdir(home, 0o755)
@@ -518,18 +593,124 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
             pass
         try:
             return sorted(os.listdir(tmp)) == sorted(keep) \
-                and all(identity(os.path.join(tmp, name)) == ident for name, ident in kept.items()) \
+                and all(identity(path) == ident for path, ident in kept.items()) \
+                and all(set(tree(os.path.join(tmp, name), {})) <= set(kept)
+                        for name in keep if os.path.join(tmp, name) != home) \
                 and ("home" not in keep or (not os.path.islink(home) and not os.listdir(home))) \
                 and not (os.path.isdir("/dev/shm") and os.listdir("/dev/shm"))
-        except OSError:
+        except (OSError, RecursionError):
             return False
+
+    def leftovers(pid):  # whatever the run started: killed once it has exited (it may hold the pipe open)
+        try:
+            if sandboxed:
+                os.kill(-1, signal.SIGKILL)  # in the sandbox's own process namespace: all but us and its init
+            else:
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def kernel(spec, workdir):
+        """Fork one ipykernel, relay signals to it until it exits; its exit status, and whether the grader is gone."""
+        pid = os.fork()
+        if pid == 0:  # the kernel
+            code = 1
+            try:
+                os.close(requests)
+                os.close(replies)
+                os.setsid()
+                log = os.open(spec["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                os.dup2(log, 1)
+                os.dup2(log, 2)
+                os.close(log)
+                os.chdir(workdir)
+                # As `python -m ipykernel_launcher -f <file>` starts it: ipykernel puts '' back on the path.
+                if sys.path and sys.path[0] in ("", os.getcwd()):
+                    del sys.path[0]
+                sys.argv = ["ipykernel_launcher", "-f", spec["connection_file"]]
+                from ipykernel import kernelapp
+
+                kernelapp.launch_new_instance()
+                code = 0
+            except SystemExit as stop:
+                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+            except BaseException:  # noqa: BLE001
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                finally:
+                    os._exit(code)
+        out = json.dumps({"started": pid}).encode() + b"\n"
+        while out:
+            out = out[os.write(replies, out):]
+        try:
+            exited = os.pidfd_open(pid)  # readable once the kernel has exited
+        except (AttributeError, OSError):
+            exited = None
+        gone, status = False, None
+        with selectors.DefaultSelector() as sel:
+            sel.register(requests, selectors.EVENT_READ)
+            if exited is not None:
+                sel.register(exited, selectors.EVENT_READ)
+            while status is None:
+                events = sel.select(timeout=None if exited is not None else 0.05)
+                done, raw = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status = raw
+                    break
+                if not gone and any(key.fd == requests for key, _ in events):
+                    while True:
+                        line = next_line(wait=False)
+                        if line is None:
+                            break
+                        if not line:  # the grader is gone: so is its kernel
+                            gone = True
+                            sel.unregister(requests)
+                            line = b'{"signal": 9}'
+                        try:
+                            signum = int(json.loads(line)["signal"])
+                            try:
+                                os.killpg(pid, signum)
+                            except OSError:
+                                os.kill(pid, signum)
+                        except (ValueError, KeyError, TypeError, OSError):
+                            pass
+                        if gone:
+                            break
+        if exited is not None:
+            os.close(exited)
+        leftovers(pid)
+        scratch, keep_dir = spec.get("scratch"), spec.get("keep")
+        if scratch:
+            try:
+                for name in os.listdir(scratch):
+                    if os.path.join(scratch, name) != keep_dir:
+                        remove(os.path.join(scratch, name))
+            except OSError:
+                pass  # not ours to list (a grader running as root): nothing a kernel could write either
+        return os.waitstatus_to_exitcode(status), gone
 
     number = 0
     while True:
-        line = requests.readline()
+        line = next_line()
         if not line:
             os._exit(0)
         request = json.loads(line)
+        if "signal" in request:  # for a kernel that has exited since
+            continue
+        if "kernel" in request:  # its folder is the grader's copy, in a read-only bind of this sandbox
+            code, gone = kernel(request["kernel"], request["kernel"]["workdir"])
+            clean = wipe()
+            if gone:
+                os._exit(0)
+            reply(b"", "", code)
+            if not clean:
+                os._exit(0)
+            continue
         payload = request["payload"]
         # What the tests import (the assignment's modules and names, never the notebook's code): loaded
         # here once, as the run would load it first (a package's lazy names too), so that runs start with it.
@@ -560,7 +741,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         pid = os.fork()
         if pid == 0:  # the run
             try:
-                requests.close()
+                os.close(requests)
                 os.close(replies)
                 os.close(read)
                 os.dup2(write, 1)
@@ -571,15 +752,6 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
             finally:
                 os._exit(1)
         os.close(write)
-
-        def leftovers():  # whatever the run started: killed once it has exited (it may hold the pipe open)
-            try:
-                if sandboxed:
-                    os.kill(-1, signal.SIGKILL)  # in the sandbox's own process namespace: all but us and its init
-                else:
-                    os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
 
         try:
             exited = os.pidfd_open(pid)  # readable once the run has exited
@@ -601,7 +773,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                     done, raw = os.waitpid(pid, os.WNOHANG)
                     if done:
                         status = raw
-                        leftovers()
+                        leftovers(pid)
                         if exited is not None:
                             sel.unregister(exited)
                 if not any(key.fd == read for key, _ in events):
@@ -623,7 +795,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                 pass
             _, status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(status)
-        leftovers()
+        leftovers(pid)
         os.close(read)
         remove(workdir)
         clean = wipe()

@@ -1,0 +1,160 @@
+"""Forked grading kernels: each notebook's kernel is a fork of a warm one.
+
+A fresh sandboxed kernel pays, before its first cell, a Python start, ipykernel's imports
+and then the notebook's setup imports (langchain-core, pydantic, the course's
+``toolfaults``): 1.5 to 2 s of CPU per graded notebook, more than most notebooks' own
+cells. So :class:`autograder.sandbox.SandboxedKernelManager` starts each kernel as a
+fork of a long-lived process (a *zygote*, :class:`autograder.cleanroom.Zygote` in kernel
+mode) that has imported ipykernel and :data:`PRELOAD` once and never runs notebook code:
+
+- the zygote runs in its own sandbox, with the kernel manager's limits; the kernel's
+  private folder (connection file and sockets) is made in a folder bound into that
+  sandbox (``Zygote.sockets``), and the kernel works in a read-only copy of the
+  notebook's folder, as a fresh kernel works in a read-only bind of it;
+- each kernel is a fork started as ``python -m ipykernel_launcher -f <connection file>``
+  would start it, with the modules loaded and nothing else;
+- when a kernel exits, the zygote kills whatever else runs in its sandbox, empties
+  ``/tmp``, ``/tmp/home``, ``/dev/shm`` and the System V IPC objects, and checks that
+  the folders of its binds are as they were, before it serves another kernel; if it
+  cannot, it exits and the grader starts another.
+
+A notebook whose folder holds a subfolder, or more than ``cleanroom.MAX_FILES`` bytes,
+gets a fresh kernel, as does every notebook with ``c.SandboxedKernelManager.fork = False``.
+The zygotes share the clean room's pool (``cleanroom.take``, ``give_back``,
+``close_zygotes``): a grading process keeps at most ``cleanroom.KEEP_IDLE`` idle.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from typing import Any
+
+from jupyter_client.provisioning import LocalProvisioner
+
+from .cleanroom import Zygote, ZygoteGone, give_back
+
+#: What a forked kernel finds imported: what the graded notebooks' setup and test cells import
+#: from the installed packages (tests/grading/test_kernel_fork.py checks the list covers them).
+PRELOAD = (
+    "langchain_core.messages", "langchain_core.tools", "pydantic",
+    "toolfaults.catalog", "toolfaults.clock", "toolfaults.errors", "toolfaults.grading_text",
+    "toolfaults.idempotency", "toolfaults.language", "toolfaults.models", "toolfaults.plain",
+    "toolfaults.tools",
+    "unittest.mock", "inspect", "collections", "threading", "json", "re", "random", "math", "uuid",
+)
+
+START_TIMEOUT = 60.0  # seconds a zygote may take to fork a kernel
+
+
+class ForkedKernel:
+    """The grader's handle on one forked kernel, shaped like the ``subprocess.Popen`` a
+    ``LocalProvisioner`` holds (``poll``, ``wait``, ``send_signal``, ``kill``, ``terminate``).
+
+    The kernel is the zygote's child, in the zygote's sandbox: signals go through the
+    zygote, and its exit status comes back from it once the sandbox is clean again.
+    """
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self.zygote: Zygote | None = zygote
+        self.pid = pid
+        self.returncode: int | None = None
+        self.clean = False  # the zygote answered after the kernel's exit: it can serve another
+
+    def _settle(self, deadline: float) -> None:
+        if self.returncode is not None or self.zygote is None:
+            return
+        try:
+            answer = self.zygote.header(deadline)
+        except (ZygoteGone, ValueError):
+            self.returncode = -signal.SIGKILL
+            return
+        if answer is not None:
+            self.returncode = int(answer.get("status", -signal.SIGKILL))
+            self.clean = "status" in answer
+
+    def poll(self) -> int | None:
+        self._settle(time.monotonic())
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._settle(time.monotonic() + (timeout if timeout is not None else 24 * 3600.0))
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"forked kernel {self.pid}", timeout or 0)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        if self.returncode is None and self.zygote is not None:
+            try:
+                self.zygote.send({"signal": int(signum)})
+            except ZygoteGone:
+                pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def release(self) -> None:
+        """Give the zygote back once the kernel has exited and the sandbox is clean; otherwise stop it."""
+        zygote, self.zygote = self.zygote, None
+        if zygote is None:
+            return
+        if self.returncode is None:
+            self.zygote = zygote
+            self.kill()
+            try:
+                self.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+            self.zygote = None
+        if self.clean:
+            give_back(zygote)
+        else:
+            zygote.close()
+
+
+def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str) -> ForkedKernel:
+    """Ask ``zygote`` for a kernel reading ``connection_file``, writing to ``log``, working in ``workdir``.
+
+    ``keep`` (the kernel's folder, holding its connection file and log) is what the zygote
+    leaves in its sockets folder when the kernel has exited.
+
+    Raises:
+        ZygoteGone: the zygote died or did not answer (the caller may start another, or a fresh kernel).
+    """
+    zygote.send({"kernel": {"connection_file": connection_file, "log": log, "workdir": workdir,
+                            "scratch": str(zygote.sockets), "keep": keep}})
+    answer = zygote.header(time.monotonic() + START_TIMEOUT)
+    if answer is None or "started" not in answer:
+        zygote.close()
+        raise ZygoteGone(f"the kernel process answered {answer!r} instead of starting a kernel")
+    return ForkedKernel(zygote, int(answer["started"]))
+
+
+class ForkedProvisioner(LocalProvisioner):  # type: ignore[misc]
+    """A provisioner whose kernel is a fork (:class:`ForkedKernel`) of its kernel manager's zygote.
+
+    The manager (:class:`autograder.sandbox.SandboxedKernelManager`) picks the zygote and
+    the folders; everything else (connection file, polling, signals, shutdown) is
+    ``LocalProvisioner``'s, working on the handle as on a ``Popen``.
+    """
+
+    forked: ForkedKernel | None = None
+
+    async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> Any:
+        self.forked = self.process = self.parent.launch_forked()
+        self.pid = self.process.pid
+        self.pgid = None  # signals go to the kernel's own group, through the zygote
+        self.cwd = kwargs.get("cwd")
+        return self.connection_info
+
+    async def cleanup(self, restart: bool = False) -> None:
+        await super().cleanup(restart=restart)
+        if self.forked is not None:
+            self.forked.release()
+            self.forked = None

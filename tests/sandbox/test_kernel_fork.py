@@ -1,0 +1,185 @@
+"""Forked grading kernels (autograder.kernelfork): each kernel a fork of a warm one, none seeing another.
+
+A forked kernel must behave as a fresh sandboxed kernel does (its folder read-only, the
+limits, interrupts), start with the setup imports done, and find nothing a previous
+kernel left: no process, no file in /tmp, HOME, /dev/shm or among the sandbox's binds,
+no System V IPC object. A kernel that kills its warm process costs nothing but itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import cleanroom
+from autograder.course import SOLUTIONS, assignments
+from autograder.fairness import has_catalogue
+from autograder.kernelfork import PRELOAD
+from autograder.sandbox import SandboxedKernelManager, sandbox_available
+
+pytestmark = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap cannot run here")
+
+
+@pytest.fixture(autouse=True)
+def fresh_pool():
+    cleanroom.close_zygotes()
+    yield
+    cleanroom.close_zygotes()
+
+
+async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt_after: float | None = None) -> list[str]:
+    """Start a sandboxed kernel in ``workdir``, run ``cells``, stop it: each cell's output (or its error)."""
+    km = SandboxedKernelManager(fork=fork, memory_limit=900 * 1024 * 1024, cpu_limit=300)
+    await km.start_kernel(cwd=str(workdir))
+    kc = km.client()
+    kc.start_channels()
+    outputs = []
+    try:
+        await kc.wait_for_ready(timeout=60)
+        for code in cells:
+            msg_id = kc.execute(code)
+            if interrupt_after is not None:
+                await asyncio.sleep(interrupt_after)
+                await km.interrupt_kernel()
+            text = []
+            while True:
+                msg = await kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                if msg["msg_type"] == "stream":
+                    text.append(msg["content"]["text"])
+                elif msg["msg_type"] == "error":
+                    text.append(f"{msg['content']['ename']}: {msg['content']['evalue']}")
+                elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                    break
+            outputs.append("".join(text).strip())
+    finally:
+        kc.stop_channels()
+        await km.shutdown_kernel(now=False)
+    return outputs
+
+
+def run(workdir: Path, *cells: str, **kw) -> list[str]:
+    return asyncio.run(_run(workdir, *[textwrap.dedent(c) for c in cells], **kw))
+
+
+#: Which warm process a kernel is a fork of (its start time: in the sandbox it is always PID 2), and whether
+#: the setup imports were done before the kernel started.
+WARM = "open(f'/proc/{os.getppid()}/stat').read().rsplit(')', 1)[1].split()[19]"
+PROBE = f"import os, sys; print({WARM}, 'langchain_core.tools' in sys.modules)"
+
+
+def test_kernels_are_forks_of_one_warm_process_with_the_setup_imports_done(tmp_path):
+    (tmp_path / "data.txt").write_text("mine")
+    first = run(tmp_path, PROBE, "print(open('data.txt').read(), sorted(os.listdir('.')))")
+    second = run(tmp_path, PROBE)
+    assert first[0] == second[0] and first[0].endswith("True"), (first, second)
+    assert first[1] == "mine ['data.txt']"
+    assert cleanroom.idle_zygotes() == 1
+    fresh = run(tmp_path, PROBE, fork=False)
+    assert fresh[0].endswith("False") and fresh[0] != first[0]
+
+
+def test_a_folder_with_a_subfolder_gets_a_fresh_kernel(tmp_path):
+    (tmp_path / "sub").mkdir()
+    assert run(tmp_path, PROBE)[0].endswith("False")
+
+
+def test_the_folder_is_read_only_and_the_limits_hold(tmp_path):
+    (tmp_path / "answer.txt").write_text("x")
+    out = run(tmp_path, """
+        import os, resource
+        for attempt in (lambda: open('planted.py', 'w'), lambda: os.chmod('.', 0o777),
+                        lambda: open('answer.txt', 'a')):
+            try:
+                attempt()
+                print('WROTE')
+            except OSError as err:
+                print(type(err).__name__, err.strerror)
+        print(resource.getrlimit(resource.RLIMIT_DATA)[0], resource.getrlimit(resource.RLIMIT_CPU)[0])
+    """)[0].splitlines()
+    assert out[0] == out[1] == "OSError Read-only file system", out
+    assert out[2].startswith(("OSError", "PermissionError")), out
+    assert out[3] == f"{900 * 1024 * 1024} 300"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.txt"]
+
+
+def test_nothing_a_kernel_leaves_reaches_the_next(tmp_path):
+    """Files in every writable place, a daemon, System V IPC, files beside the sandbox's binds: all gone."""
+    planted = run(tmp_path, """
+        import ctypes, os, subprocess
+        libc = ctypes.CDLL(None)
+        print('shm', libc.shmget(0x5eed, 4096, 0o1666), 'sem', libc.semget(0x5eee, 1, 0o1666),
+              'msg', libc.msgget(0x5eef, 0o1666))
+        for path in ('/tmp/left', '/tmp/home/left', '/dev/shm/left'):
+            open(path, 'w').write('secret')
+        # beside the binds this sandbox holds under /tmp (the kernels' sockets and folders)
+        holders = [os.path.join('/tmp', n) for n in os.listdir('/tmp') if n not in ('home', 'left')]
+        for holder in holders:
+            try:
+                open(os.path.join(holder, 'left'), 'w').write('secret')
+                print('planted beside', holder)
+            except OSError as err:
+                print('refused', holder, err.strerror)
+        subprocess.Popen(['sh', '-c', 'sleep 300'], start_new_session=True)
+        print(WARM)
+    """.replace("WARM", WARM))[0]
+    assert "shm -1" not in planted and "msg -1" not in planted, planted
+    looked = run(tmp_path, """
+        import os, subprocess
+        found = [p for p in ('/tmp/left', '/tmp/home/left', '/dev/shm/left') if os.path.exists(p)]
+        for holder in [os.path.join('/tmp', n) for n in os.listdir('/tmp') if n != 'home']:
+            found += [os.path.join(holder, n) for n in os.listdir(holder) if n == 'left']
+        print('found', found)
+        print('ipc', [open(f'/proc/sysvipc/{k}').read().splitlines()[1:] for k in ('shm', 'sem', 'msg')])
+        print('others', sorted(p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())))
+        print(WARM)
+    """.replace("WARM", WARM))[0].splitlines()
+    assert looked[0] == "found []", looked
+    assert looked[1] == "ipc [[], [], []]", looked
+    assert looked[2] == "others []", looked
+    assert looked[3] == planted.splitlines()[-1], "the second kernel came from another warm process"
+
+
+def test_an_endless_cell_is_interrupted(tmp_path):
+    out = run(tmp_path, "while True:\n    pass", "print('still here')", interrupt_after=1.0)
+    assert out[0].startswith("KeyboardInterrupt"), out
+    assert out[1] == "still here"
+
+
+def test_a_kernel_that_kills_its_warm_process_costs_only_itself(tmp_path):
+    before = run(tmp_path, PROBE)[0]
+    killed = run(tmp_path, f"import os, signal; print({WARM}); os.kill(os.getppid(), signal.SIGKILL)")
+    assert killed[0] == before.split()[0]
+    after = run(tmp_path, PROBE)[0]
+    assert after.endswith("True") and after.split()[0] != before.split()[0]
+    assert cleanroom.running_zygotes() == 1
+
+
+def test_preload_covers_what_the_graded_notebooks_import_from_installed_packages():
+    """A module a graded notebook imports and PRELOAD lacks would cost every kernel its import again."""
+    missing = set()
+    for assignment in (a for a in assignments() if has_catalogue(a)):
+        nb = nbformat.read(SOLUTIONS / assignment / f"{assignment}.ipynb", as_version=4)
+        for cell in nb.cells:
+            nbgrader = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or nbgrader.get("solution"):
+                continue
+            for found in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", cell.source, re.M):
+                name = found[0] or found[1]
+                covered = name in PRELOAD or any(p.startswith(name + ".") for p in PRELOAD)
+                if name.split(".")[0] in ("langchain_core", "pydantic", "toolfaults") and not covered:
+                    missing.add(name)
+    assert not missing, f"add to autograder.kernelfork.PRELOAD: {sorted(missing)}"
+
+
+def test_no_kernel_process_is_left_once_the_pool_is_closed(tmp_path):
+    run(tmp_path, PROBE)
+    assert cleanroom.running_zygotes() == 1
+    cleanroom.close_zygotes()
+    assert cleanroom.running_zygotes() == 0
