@@ -616,6 +616,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         if pid == 0:  # the kernel
             code = 1
             try:
+                waiting.close()
                 os.close(requests)
                 os.close(replies)
                 os.setsid()
@@ -741,6 +742,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         pid = os.fork()
         if pid == 0:  # the run
             try:
+                waiting.close()
                 os.close(requests)
                 os.close(replies)
                 os.close(read)

@@ -280,7 +280,6 @@ class SandboxedKernelManager(AsyncKernelManager):
             self.log.warning("Could not start a warm kernel process (%s): starting a fresh kernel", err)
             return None
         self._files = files
-        self.kernel_id = self.kernel_id or str(uuid.uuid4())
         if not isinstance(self.provisioner, ForkedProvisioner):
             self.provisioner = ForkedProvisioner(kernel_id=self.kernel_id, kernel_spec=self.kernel_spec,
                                                  parent=self)
@@ -320,6 +319,7 @@ class SandboxedKernelManager(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw: Any):  # type: ignore[override]
         self.transport = "ipc"
         workdir = Path(kw.get("cwd") or os.getcwd()).resolve()
+        self.kernel_id = self.kernel_id or kw.pop("kernel_id", None) or str(uuid.uuid4())
         zygote = self._take_zygote(workdir)
         private = self._private_dir(zygote.sockets if zygote is not None else None)
         self.connection_file = str(private / "kernel.json")
@@ -356,6 +356,10 @@ class SandboxedKernelManager(AsyncKernelManager):
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
+            forked = getattr(self.provisioner, "forked", None)
+            if forked is not None:  # its warm process goes back to the pool, or is stopped
+                forked.release()
+                self.provisioner.forked = None
             self._remove_dirs()
             raise
         await super()._async_post_start_kernel(**kw)
