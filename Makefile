@@ -100,10 +100,11 @@ TEST_LOGS := artifacts/test-logs
 LANES := side $(foreach v,$(EXTRA_VERSIONS),python-$(v))
 # Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
 lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
-# The job of Python $(1), run by the lane that claims it first.
+# The job of Python $(1), run by the lane that claims it first. Its fairness proofs grade the solution
+# and the stub in full and judge the catalogue by the tests alone, in the clean room (tests/exercises/test_fairness.py).
 version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
 	echo "== $(2) lane: Python $(1) ($(TEST_LOGS)/python-$(1).log) =="; \
-	PATH="$(CURDIR)/$(VENV)-$(1)/bin:$$PATH" PYTHONNOUSERSITE=1 $(OFFLINE) \
+	PATH="$(CURDIR)/$(VENV)-$(1)/bin:$$PATH" PYTHONNOUSERSITE=1 FAIRNESS_CATALOGUE=clean-room $(OFFLINE) \
 	$(CURDIR)/$(VENV)-$(1)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish and not wording" $(PYTEST_ARGS) \
 	> $(TEST_LOGS)/python-$(1).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(1).rc; fi;
 test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the other Pythons, on whichever lane is free
@@ -122,7 +123,7 @@ test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser 
 		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
 	$(call lane_ok,main) || failed="$$failed main"; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed (logs in $(TEST_LOGS)/)"; exit 1; fi
-	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only))."
+	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises: solutions and stubs graded in full, the catalogue judged by the tests alone in the clean room; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only))."
 	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
 
 pythons: ## Say which supported Pythons were found (PYTHONS_REQUIRED="3.11 3.12 3.13": fail if one is missing)

@@ -26,6 +26,7 @@ says so; ``prove`` grades them unsandboxed: the catalogue is the course's own co
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from toolfaults.language import english_name, language_of
 
 from .course import CATALOGUE, SOLUTIONS, assignments
 from .engine import Course
-from .results import SubmissionResult
+from .results import SubmissionResult, TestResult
 from .testcells import replace_answer
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -130,6 +131,7 @@ class Verdict:
     result: SubmissionResult
     ok: bool
     why: str
+    graded_by: str = "nbgrader"  # "nbgrader" (the grading loop) | "clean room" (the tests alone, see clean_result)
 
 
 def judge(kind: str, result: SubmissionResult, expect: str = "") -> tuple[bool, str]:
@@ -158,7 +160,8 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
 
 
 def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
-              workers: int | None = None, only: dict[str, set[str]] | None = None) -> dict[str, list[Verdict]]:
+              workers: int | None = None, only: dict[str, set[str]] | None = None,
+              catalogue_in_clean_room: bool = False) -> dict[str, list[Verdict]]:
     """:func:`prove` for several assignments in one grading run (one cluster, its workers warmed up once).
 
     Args:
@@ -169,6 +172,11 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         only: ``assignment -> catalogue entry names`` to grade for that assignment
             (the solution and the stub are always graded); an assignment not in it
             gets its whole catalogue.
+        catalogue_in_clean_room: judge the catalogue entries by their tests alone, run in the
+            clean room (:func:`clean_result`), and grade only the solution and the stub with
+            the grading loop: what `make test` does on the other supported Pythons, where
+            what may change is how the tests judge the answers, not the grading machinery
+            (proven on the course's own Python, where every entry is graded in full).
 
     Returns:
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
@@ -191,16 +199,58 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
                                         solved(course, assignment, **{variant.cell: variant.code}), variant.expect))
         for name, _, nb, _ in entries[assignment]:
             course.submit(name, assignment, nb)
-    tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found]
+    clean = {(assignment, name) for assignment, found in entries.items() for name, *_ in found
+             if catalogue_in_clean_room and name not in ("solution", "stub")}
+    tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found
+             if (assignment, name) not in clean]
     results = {(r.assignment, r.student): r for r in grade_tasks(course, tasks, workers)}
+    if clean:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
+            for key, result in zip(sorted(clean), pool.map(lambda key: clean_result(course, *key), sorted(clean))):
+                results[key] = result
     verdicts: dict[str, list[Verdict]] = {}
     for assignment, found in entries.items():
         verdicts[assignment] = []
         for name, kind, _, expect in found:
             result = results[(assignment, name)]
             ok, why = judge(kind, result, expect)
-            verdicts[assignment].append(Verdict(name, kind, result, ok, why))
+            verdicts[assignment].append(Verdict(name, kind, result, ok, why,
+                                                "clean room" if (assignment, name) in clean else "nbgrader"))
     return verdicts
+
+
+def clean_result(course: Course, assignment: str, student: str) -> SubmissionResult:
+    """What the assignment's tests alone make of a submitted notebook: its cells and the tests, hidden
+    ones included, run in the clean room (a plain Python process, :mod:`autograder.cleanroom`).
+
+    The grading loop runs the same tests on the same code (in a kernel, then in the clean room, keeping each
+    test's lower score); the fairness proofs on the course's own Python show the two agree on every
+    catalogued answer. Scores and messages are read as :mod:`autograder.readback` reads a graded notebook's.
+    """
+    import time
+
+    from . import cleanroom
+    from .testcells import hidden_code, redact, test_descriptions
+
+    started = time.perf_counter()
+    folder = course.submitted(assignment, student)
+    described = test_descriptions(assignment, course.source)
+    hidden = hidden_code(assignment, course.source)
+    tests = []
+    for name in course.notebook_names(assignment):
+        submitted = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+        source = nbformat.read(course.source / assignment / f"{name}.ipynb", as_version=4)
+        done = cleanroom.run(cleanroom.plan(submitted, source), folder, cleanroom.settings(course.config))
+        for gid, (description, points) in described.items():
+            found = done.tests.get(gid)
+            passed = found is not None and found.passed and points > 0
+            message = "" if passed else redact((found.message if found else "This test did not run.")
+                                               or "This test failed.", hidden)
+            tests.append(TestResult(gid, description or gid, points if passed else 0.0, points, passed, message))
+    return SubmissionResult(student, assignment, sum(t.points for t in tests), sum(t.max_points for t in tests),
+                            tests, seconds=time.perf_counter() - started)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,9 +11,19 @@ The ``right_wording_*`` answers are marked ``wording``: they prove the meaning m
 of ``toolfaults.grading_text``, plain regular expressions whose unit tests
 (``tests/package``) run on every supported Python; `make test` grades them on the
 course's own Python only.
+
+On the other supported Pythons, `make test` sets ``FAIRNESS_CATALOGUE=clean-room``: the
+solution and the stub are graded in full, and each catalogue entry is judged by the
+tests alone, run in the clean room (``autograder.fairness.clean_result``). What can differ
+from one Python to another is how the tests judge the answers; the grading machinery
+around them, and its agreement with the clean room on every entry
+(``test_no_catalogued_answer_is_flagged_by_the_cross_checks``), is proven here on the
+course's own Python.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -40,6 +50,8 @@ def marked(assignment: str, *rest, id: str | None = None):
 
 
 GRADED_PARAMS = [marked(a, id=a) for a in GRADED]
+#: Judge the catalogue entries in the clean room (the other supported Pythons; see the module's docstring).
+CLEAN_ROOM = os.environ.get("FAIRNESS_CATALOGUE", "") == "clean-room"
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
 _failed: list[str] = []  # why the grading run failed: later tests say so at once instead of grading again
@@ -70,7 +82,8 @@ def verdicts(request, tmp_path_factory):
             names = sorted({assignment, *(a for a in needed if a not in _verdicts)})
             try:
                 proven = prove_all(names, tmp_path_factory.mktemp("fair"),
-                                   only={a: needed[a] for a in names if needed.get(a)})
+                                   only={a: needed[a] for a in names if needed.get(a)},
+                                   catalogue_in_clean_room=CLEAN_ROOM)
             except BaseException as err:  # a timeout too: one failed run, not one per test
                 _failed.append(f"{type(err).__name__}: {str(err)[:500]}")
                 raise
@@ -140,6 +153,8 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
     hidden = hidden_code(assignment)
     assert hidden, f"{assignment} has no hidden tests"
     for name, verdict in verdicts(assignment).items():
+        if verdict.graded_by != "nbgrader":
+            continue
         text = html.unescape(render_html(verdict.result)) + repr(as_data(verdict.result))
         leaked = [line for line in hidden if line in text]
         assert not leaked, f"{assignment}/{name}: hidden test source in the feedback: {leaked[:3]}"
@@ -155,6 +170,8 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
     from autograder.scan import SUSPICIOUS
 
     for name, verdict in verdicts(assignment).items():
+        if verdict.graded_by != "nbgrader":
+            continue
         ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, CHANNEL, DIFFERS, UNFINISHED, SUSPICIOUS)]
         assert not ours, f"{assignment}/{name}: {ours}"
 
@@ -175,3 +192,32 @@ def test_both_editions_score_every_answer_the_same(verdicts, assignment):
             differ.append(f"{name}: English {en.result.score:g}/{en.result.max_score:g} failing {en_failed}, "
                           f"Spanish {es.result.score:g}/{es.result.max_score:g} failing {es_failed}")
     assert not differ, f"{assignment} grades answers differently from {english_name(assignment)}: {differ}"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(GRADING_RUN_TIMEOUT)
+@pytest.mark.parametrize("assignment", [a for a in GRADED if a not in SPANISH])
+def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdicts, assignment, tmp_path):
+    """What the other Pythons rely on (FAIRNESS_CATALOGUE=clean-room): the tests alone, in the clean room,
+    give a catalogue entry the score and the failing tests its full grading gives it. Checked here on the
+    first and the last wrong and right entry of each assignment, against the full gradings."""
+    from autograder.engine import Course
+    from autograder.fairness import clean_result, solved
+
+    graded = verdicts(assignment)
+    if any(v.graded_by != "nbgrader" for v in graded.values()):
+        pytest.skip("the catalogue was judged in the clean room in this run: nothing to compare it with")
+    entries = [v for v in catalogue(assignment) if v.name in graded]
+    picked = {e.name: e for kind in ("wrong", "right") for e in [x for x in entries if x.kind == kind][::-1][:1]
+              + [x for x in entries if x.kind == kind][:1]}
+    assert picked, f"{assignment}: no catalogue entry was graded in this run"
+    course = Course.scratch(tmp_path)
+    course.generate(assignment)
+    differ = []
+    for name, entry in picked.items():
+        course.submit(name, assignment, solved(course, assignment, **{entry.cell: entry.code}))
+        clean, full = clean_result(course, assignment, name), graded[name].result
+        if (clean.score, sorted(t.grade_id for t in clean.failed)) != (full.score, sorted(t.grade_id for t in full.failed)):
+            differ.append(f"{name}: clean room {clean.score:g} failing {sorted(t.grade_id for t in clean.failed)}, "
+                          f"graded {full.score:g} failing {sorted(t.grade_id for t in full.failed)}")
+    assert not differ, differ
