@@ -18,11 +18,15 @@ SAMPLE_CLASS_LIMITS = ["--timeout", "10", "--notebook-timeout", "25"]
 SLOW_TIMEOUT = 1200
 
 
-# `make test` runs two lanes side by side (Makefile): the tests in these folders, marked `side`, and
-# then the other Pythons' suites in one (`-m side`); everything else in the other (`-m "not side"`).
+# `make test` runs two lanes side by side (Makefile): the tests in these folders, marked `side`, in one
+# (`-m side`); everything else but the fairness proofs in the other (`-m "not side and not fairness"`);
+# then each lane takes jobs: the fairness proofs, the other Pythons' suites.
 # The browser tests mostly wait on JupyterLab and Chromium, the lessons on one kernel at a time and
 # the learner edition's fresh clone on pip: together they balance the main lane's grading.
 SIDE_LANE = ("e2e", "lessons", "lms")
+# The fairness proofs (tests/exercises/test_fairness.py), marked `fairness`: one job of `make test`, taken by
+# whichever lane is free first (the main lane runs `-m "not side and not fairness"`).
+FAIRNESS_PROOFS = "test_fairness.py"
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects, and before tests/e2e/conftest.py reads `e2e`
@@ -32,6 +36,8 @@ def pytest_collection_modifyitems(config, items):
         folder = Path(item.path).relative_to(here).parts[0] if here in Path(item.path).parents else ""
         if folder in SIDE_LANE:
             item.add_marker(pytest.mark.side)
+        if Path(item.path).name == FAIRNESS_PROOFS:
+            item.add_marker(pytest.mark.fairness)
         if folder == "e2e":
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("timeout") is None and (
