@@ -20,8 +20,9 @@ catalogue, the solution must score full marks and the released stub zero.
 Each implementation is graded as a submission by a pseudo-student, in a scratch
 course directory, by the same grading loop that grades the class
 (:func:`autograder.pool.grade_tasks`: nbgrader through :mod:`autograder.engine`, on a
-Dask LocalCluster). Kernels run in the sandbox only when the course's configuration
-says so; ``prove`` grades them unsandboxed: the catalogue is the course's own code.
+Dask LocalCluster), sandboxed as `make grade` grades a class where the sandbox runs
+(each kernel a fork of a warm one, :mod:`autograder.kernelfork`), unsandboxed elsewhere:
+the catalogue is the course's own code.
 """
 
 from __future__ import annotations
@@ -182,8 +183,13 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
     """
     from .pool import Task, grade_tasks
+    from .preprocessors import autograde_pipeline
+    from .sandbox import course_settings, sandbox_available
 
-    course = Course.scratch(root, source)
+    # Graded as `make grade` grades a class: sandboxed where the sandbox runs, so each kernel is a fork
+    # of a warm one (autograder.kernelfork); unsandboxed elsewhere (the catalogue is the course's own code).
+    course = Course.scratch(root, source,
+                            config=course_settings(autograde_pipeline()) if sandbox_available() else None)
     entries: dict[str, list[tuple[str, str, nbformat.NotebookNode, str]]] = {}
     for assignment in names:
         course.generate(assignment)
