@@ -262,19 +262,13 @@ def settings(config: Any) -> Settings:
         ``Execute.timeout`` / ``GuardedExecute.notebook_timeout`` time limits.
     """
     from .preprocessors import GuardedExecute
-    from .sandbox import SandboxedKernelManager, is_sandboxed
+    from .sandbox import SandboxedKernelManager, is_sandboxed, sandbox_limits
 
     def value(section: str, name: str, default: Any) -> Any:
         return config[section][name] if section in config and name in config[section] else default
 
-    limits = {}
-    for name in ("memory_limit", "file_size_limit", "tmp_size", "cpu_limit", "open_files",
-                 "extra_readonly", "passthrough_env"):
-        default = SandboxedKernelManager.class_traits()[name].default()
-        limits[name] = value("SandboxedKernelManager", name, default)
-    bwrap = value("SandboxedKernelManager", "bwrap", "")
-    if bwrap:
-        limits["bwrap"] = bwrap
+    traits = SandboxedKernelManager.class_traits()
+    limits = sandbox_limits(lambda name: value("SandboxedKernelManager", name, traits[name].default()))
     notebook = value("GuardedExecute", "notebook_timeout", GuardedExecute.class_traits()["notebook_timeout"].default())
     cell = value("GuardedExecute", "timeout", value("Execute", "timeout", 30)) or notebook
     fork = bool(value("CrossCheck", "fork", True))
@@ -346,6 +340,7 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
         outcome.reason = reason or (f"the clean run stopped early (exit status {status})"
                                     if status else "the clean run stopped early")
     return outcome
+
 
 # -- forked runs --------------------------------------------------------------------------
 MAX_FILES = 8 * 1024 * 1024  # bytes of a folder copied into a forked run; a larger one runs in a fresh process

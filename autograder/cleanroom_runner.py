@@ -485,11 +485,13 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         line, pending[0] = pending[0].split(b"\n", 1)
         return line + b"\n"
 
-    def reply(data, reason, status):
-        header = json.dumps({"size": len(data), "reason": reason, "status": status}).encode() + b"\n"
-        out = header + data
+    def answer(header, data=b""):
+        out = json.dumps(header).encode() + b"\n" + data
         while out:
             out = out[os.write(replies, out):]
+
+    def reply(data, reason, status):
+        answer({"size": len(data), "reason": reason, "status": status}, data)
 
     def remove(path):
         """Delete a file or a folder tree, whatever permissions the run gave it."""
@@ -645,9 +647,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                     sys.stderr.flush()
                 finally:
                     os._exit(code)
-        out = json.dumps({"started": pid}).encode() + b"\n"
-        while out:
-            out = out[os.write(replies, out):]
+        answer({"started": pid})
         try:
             exited = os.pidfd_open(pid)  # readable once the kernel has exited
         except (AttributeError, OSError):

@@ -39,7 +39,7 @@ from toolfaults.language import english_name, language_of
 
 from .course import CATALOGUE, SOLUTIONS, assignments
 from .engine import Course
-from .results import SubmissionResult, TestResult
+from .results import SubmissionResult
 from .testcells import replace_answer
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -238,7 +238,8 @@ def clean_result(course: Course, assignment: str, student: str) -> SubmissionRes
     import time
 
     from . import cleanroom
-    from .testcells import hidden_code, redact, test_descriptions
+    from .readback import test_result
+    from .testcells import hidden_code, test_descriptions
 
     started = time.perf_counter()
     folder = course.submitted(assignment, student)
@@ -251,10 +252,9 @@ def clean_result(course: Course, assignment: str, student: str) -> SubmissionRes
         done = cleanroom.run(cleanroom.plan(submitted, source), folder, cleanroom.settings(course.config))
         for gid, (description, points) in described.items():
             found = done.tests.get(gid)
-            passed = found is not None and found.passed and points > 0
-            message = "" if passed else redact((found.message if found else "This test did not run.")
-                                               or "This test failed.", hidden)
-            tests.append(TestResult(gid, description or gid, points if passed else 0.0, points, passed, message))
+            tests.append(test_result(gid, description, points,
+                                     None if found is None else (points if found.passed else 0.0),
+                                     None if found is None else found.message, hidden))
     return SubmissionResult(student, assignment, sum(t.points for t in tests), sum(t.max_points for t in tests),
                             tests, seconds=time.perf_counter() - started)
 

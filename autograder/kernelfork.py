@@ -36,7 +36,7 @@ from jupyter_client.provisioning import LocalProvisioner
 from .cleanroom import Zygote, ZygoteGone, give_back
 
 #: What a forked kernel finds imported: what the graded notebooks' setup and test cells import
-#: from the installed packages (tests/grading/test_kernel_fork.py checks the list covers them).
+#: from the installed packages (tests/sandbox/test_kernel_fork.py checks the list covers them).
 PRELOAD = (
     "langchain_core.messages", "langchain_core.tools", "pydantic",
     "toolfaults.catalog", "toolfaults.clock", "toolfaults.errors", "toolfaults.grading_text",
@@ -101,17 +101,16 @@ class ForkedKernel:
 
     def release(self) -> None:
         """Give the zygote back once the kernel has exited and the sandbox is clean; otherwise stop it."""
-        zygote, self.zygote = self.zygote, None
+        zygote = self.zygote
         if zygote is None:
             return
         if self.returncode is None:
-            self.zygote = zygote
             self.kill()
             try:
                 self.wait(10)
             except subprocess.TimeoutExpired:
                 pass
-            self.zygote = None
+        self.zygote = None
         if self.clean:
             give_back(zygote)
         else:

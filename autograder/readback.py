@@ -60,6 +60,17 @@ def autograded_notebook(course: Any, assignment: str, student: str, name: str) -
         return None
 
 
+def test_result(gid: str, description: str, points: float, score: float | None, message: str | None,
+                hidden: tuple[str, ...]) -> TestResult:
+    """One test's result: passed when it ran (``score`` not None) and scored all its ``points``; a
+    failure's ``message`` (None: the test did not run) without hidden test lines."""
+    passed = score is not None and score >= points and points > 0
+    if passed:
+        return TestResult(gid, description or gid, score, points, True, "")
+    text = "This test did not run." if message is None else message or "This test failed."
+    return TestResult(gid, description or gid, score or 0.0, points, False, redact(text, hidden))
+
+
 def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
     """Score and per-test results of a graded submission (0 for everything missing)."""
     from nbgrader.api import Gradebook, MissingEntry
@@ -88,10 +99,9 @@ def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
                 # The kernel's own result: a manual score is the instructor's, applied after the checks.
                 score = float(grade.auto_score) if grade is not None and grade.auto_score is not None else 0.0
                 cell = outputs.get(gid)
-                message = failure_message(cell) if cell is not None else "This test did not run."
-                passed = grade is not None and score >= points and points > 0
-                tests.append(TestResult(gid, description or gid, score, points, passed,
-                                        "" if passed else redact(message or "This test failed.", hidden)))
+                message = failure_message(cell) if cell is not None else None
+                tests.append(test_result(gid, description, points, score if grade is not None else None,
+                                         message, hidden))
     max_score = sum(t.max_points for t in tests)
     result = SubmissionResult(student, assignment, sum(t.points for t in tests), max_score, tests)
     for p in problems:

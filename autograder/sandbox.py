@@ -167,6 +167,21 @@ def sandbox_command(argv: list[str], *, workdir: Path, kernel_dir: Path | None =
     return cmd + ["--", prlimit, *limits, "--", *argv]
 
 
+#: The traits of :class:`SandboxedKernelManager` that are :func:`sandbox_command`'s keyword arguments.
+LIMIT_TRAITS = ("memory_limit", "file_size_limit", "tmp_size", "cpu_limit", "open_files",
+                "extra_readonly", "passthrough_env", "bwrap")
+
+
+def sandbox_limits(read: Any) -> dict[str, Any]:
+    """:func:`sandbox_command`'s keyword arguments, each trait of :data:`LIMIT_TRAITS` read with ``read(name)``
+    (an empty ``bwrap`` is left out: found on PATH)."""
+    limits = {name: read(name) for name in LIMIT_TRAITS}
+    limits.update({name: list(limits[name]) for name in ("extra_readonly", "passthrough_env")})
+    if not limits["bwrap"]:
+        del limits["bwrap"]
+    return limits
+
+
 # -- the kernel manager ----------------------------------------------------------------------
 class SandboxedKernelClient(AsyncKernelClient):
     """The grader's client of a sandboxed kernel: locks the kernel's folder once it is ready."""
@@ -253,15 +268,13 @@ class SandboxedKernelManager(AsyncKernelManager):
             private.chmod(0o703)
         return private
 
+    def _limits(self) -> dict[str, Any]:
+        return sandbox_limits(lambda name: getattr(self, name))
+
     def _fork_settings(self) -> Any:
         from .cleanroom import Settings
 
-        limits = {name: getattr(self, name) for name in (
-            "memory_limit", "file_size_limit", "tmp_size", "cpu_limit", "open_files")}
-        limits.update(extra_readonly=list(self.extra_readonly), passthrough_env=list(self.passthrough_env))
-        if self.bwrap:
-            limits["bwrap"] = self.bwrap
-        return Settings(sandboxed=True, limits=limits)
+        return Settings(sandboxed=True, limits=self._limits())
 
     def _take_zygote(self, workdir: Path) -> Any:
         """A warm kernel process for this kernel, with the notebook folder's files; None: start a fresh kernel."""
@@ -332,11 +345,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             (base / "kernel.log").touch(0o622)
             (base / "kernel.log").chmod(0o622)
             return kernel_cmd, kw
-        kernel_cmd = sandbox_command(
-            kernel_cmd, workdir=workdir, kernel_dir=private, memory_limit=self.memory_limit,
-            file_size_limit=self.file_size_limit, tmp_size=self.tmp_size, cpu_limit=self.cpu_limit,
-            open_files=self.open_files, extra_readonly=self.extra_readonly,
-            passthrough_env=self.passthrough_env, bwrap=self.bwrap or None)
+        kernel_cmd = sandbox_command(kernel_cmd, workdir=workdir, kernel_dir=private, **self._limits())
         # bwrap itself needs nothing from the grader's environment either.
         kw["env"] = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
         # The kernel's own stdout/stderr (and bwrap's errors) go to a grader-only log,

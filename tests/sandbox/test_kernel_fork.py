@@ -32,7 +32,7 @@ def fresh_pool():
     cleanroom.close_zygotes()
 
 
-async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt_after: float | None = None) -> list[str]:
+async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt: bool = False) -> list[str]:
     """Start a sandboxed kernel in ``workdir``, run ``cells``, stop it: each cell's output (or its error)."""
     km = SandboxedKernelManager(fork=fork, memory_limit=900 * 1024 * 1024, cpu_limit=300)
     await km.start_kernel(cwd=str(workdir))
@@ -43,9 +43,13 @@ async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt_after: f
         await kc.wait_for_ready(timeout=60)
         for code in cells:
             msg_id = kc.execute(code)
-            if interrupt_after is not None:
-                await asyncio.sleep(interrupt_after)
+            if interrupt:  # once the cell runs (its `busy` status), not after a wait in real time
+                while True:
+                    msg = await kc.get_iopub_msg(timeout=60)
+                    if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status":
+                        break
                 await km.interrupt_kernel()
+                interrupt = False
             text = []
             while True:
                 msg = await kc.get_iopub_msg(timeout=60)
@@ -147,7 +151,7 @@ def test_nothing_a_kernel_leaves_reaches_the_next(tmp_path):
 
 
 def test_an_endless_cell_is_interrupted(tmp_path):
-    out = run(tmp_path, "while True:\n    pass", "print('still here')", interrupt_after=1.0)
+    out = run(tmp_path, "while True:\n    pass", "print('still here')", interrupt=True)
     assert out[0].startswith("KeyboardInterrupt"), out
     assert out[1] == "still here"
 
