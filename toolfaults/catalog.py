@@ -28,7 +28,8 @@ countries are México, España and Japón, and the tools answer in Spanish::
     >>> _ = use_language("en")
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: LangChain reads a tool function's type hints on every
+# call, and string annotations would be parsed anew each time.
 
 from collections.abc import Callable
 from typing import Any, Literal

@@ -107,6 +107,14 @@ class ScriptedChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted-chat-model"
 
+    def __repr_args__(self) -> Any:
+        # Short: LangChain puts repr(model) into the trace of a model's first call
+        # (BaseChatModel._serialized), and the script's messages in full made that cost milliseconds.
+        yield "script", f"{len(self.script)} entries"
+        yield "calls", len(self.received)
+        if self.bound_tools:
+            yield "tools", self.bound_tool_names
+
     @property
     def calls(self) -> int:
         """How many times the model was called (failed calls included)."""

@@ -36,7 +36,8 @@ plus :func:`flaky_tool` (transient faults that pass), :func:`failing_tool`
 have happened when the call fails).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: LangChain reads a tool function's type hints on every
+# call, and string annotations would be parsed anew each time.
 
 import copy
 from collections.abc import Callable, Sequence
@@ -163,8 +164,9 @@ class MockTool(StructuredTool):
 
     def _next_outcome(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # A single-argument tool invoked with a bare string (``tool.invoke("x")``)
-        # gets it positionally: record it under its field name all the same.
-        recorded = {**dict(zip(self.args, args)), **kwargs}
+        # gets it positionally: record it under its field name all the same (``self.args``
+        # builds a schema, so only then).
+        recorded = {**dict(zip(self.args, args)), **kwargs} if args else dict(kwargs)
         index = len(self.calls)
         self.calls.append(recorded)
         outcome = self.outcomes[index] if index < len(self.outcomes) else self.then
@@ -244,6 +246,24 @@ _DESCRIPTIONS_ES: dict[Callable[..., Any], str] = {
 }
 
 
+# Description and argument schema of toolfaults' own functions, by (function, name, description). Building
+# a schema makes a pydantic model (milliseconds), and the exercises' tests build hundreds of tools from the
+# same few functions. A function defined elsewhere (a learner's) is never cached: it can be redefined.
+_SCHEMAS: dict[tuple[Any, str, str | None], tuple[str, Any]] = {}
+
+
+def _described(func: Callable[..., Any], name: str, description: str | None) -> tuple[str, Any]:
+    """The description and argument schema ``@tool`` would give ``func``."""
+    key = (func, name, description)
+    own = (getattr(func, "__module__", None) or "").partition(".")[0] == __name__.partition(".")[0]
+    if own and key in _SCHEMAS:
+        return _SCHEMAS[key]
+    base = StructuredTool.from_function(func, name=name, description=description)
+    if own:
+        _SCHEMAS[key] = (base.description, base.args_schema)
+    return base.description, base.args_schema
+
+
 def make_tool(
     func: Callable[..., Any] | None = None,
     *,
@@ -278,11 +298,11 @@ def make_tool(
     if description is None and func in _DESCRIPTIONS_ES and current_language() == "es":
         description = _DESCRIPTIONS_ES[func]
     tool_name = name or func.__name__
-    base = StructuredTool.from_function(func, name=tool_name, description=description)
+    tool_description, args_schema = _described(func, tool_name, description)
     return cls(
-        name=base.name,
-        description=base.description,
-        args_schema=base.args_schema,
+        name=tool_name,
+        description=tool_description,
+        args_schema=args_schema,
         func=func,
         outcomes=list(outcomes),
         then=then,

@@ -190,3 +190,13 @@ def test_global_llm_cache_does_not_skip_the_script(global_llm_cache: None) -> No
     model = ScriptedChatModel(script=["first", "second"])
     assert model.invoke("same prompt").content == "first"
     assert model.invoke("same prompt").content == "second"
+
+
+def test_repr_is_short_and_says_where_the_script_is() -> None:
+    """LangChain writes repr(model) into each model's first call trace: it must not print the whole script."""
+    long = "x" * 5000
+    model = ScriptedChatModel(script=[ai(long), ai(long), "done"])
+    model.invoke("hi")
+    shown = repr(model)
+    assert long not in shown and len(shown) < 200
+    assert "3 entries" in shown and "calls=1" in shown

@@ -402,3 +402,34 @@ def test_handle_tool_error_does_not_catch_other_exceptions() -> None:
 def test_without_handler_tool_exception_propagates() -> None:
     with pytest.raises(ToolException):
         failing_tool(error=ToolException("x")).invoke({"query": "q"})
+
+
+def test_tools_of_one_function_share_its_schema_and_keep_their_own_calls() -> None:
+    """toolfaults builds a schema once per function of its own (exercises build hundreds of tools from a few)."""
+    from toolfaults.catalog import weather_tool
+
+    first, second = weather_tool(), weather_tool()
+    assert first.args_schema is second.args_schema
+    first.invoke({"city": "Madrid"})
+    assert (first.call_count, second.call_count) == (1, 0)
+    with pytest.raises(ValidationError):
+        second.invoke({"town": "Madrid"})
+    renamed = make_tool(name="search_news", description="Search the news.")
+    assert (renamed.name, renamed.description) == ("search_news", "Search the news.")
+    assert convert_to_openai_tool(renamed)["function"]["name"] == "search_news"
+    assert make_tool().name == "web_search"
+
+
+def test_a_tool_follows_the_current_definition_of_a_learners_types() -> None:
+    """A function defined in a notebook is never cached: a class it names can be redefined and run again."""
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec("from __future__ import annotations\n"  # string annotations, resolved when the schema is built
+         "from pydantic import BaseModel\n"
+         "class Place(BaseModel):\n    city: str\n"
+         "def lookup(place: Place) -> str:\n    '''Look a place up.'''\n    return 'found'\n", namespace)
+    assert make_tool(namespace["lookup"]).invoke({"place": {"city": "Lima"}}) == "found"
+    exec("class Place(BaseModel):\n    country: str\n", namespace)
+    tool = make_tool(namespace["lookup"])
+    assert tool.invoke({"place": {"country": "Peru"}}) == "found"
+    with pytest.raises(ValidationError):
+        tool.invoke({"place": {"city": "Lima"}})
