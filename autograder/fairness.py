@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,7 +163,7 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
 
 def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
               workers: int | None = None, only: dict[str, set[str]] | None = None,
-              catalogue_in_clean_room: bool = False) -> dict[str, list[Verdict]]:
+              clean_room: Collection[str] = ()) -> dict[str, list[Verdict]]:
     """:func:`prove` for several assignments in one grading run (one cluster, its workers warmed up once).
 
     Args:
@@ -173,11 +174,12 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         only: ``assignment -> catalogue entry names`` to grade for that assignment
             (the solution and the stub are always graded); an assignment not in it
             gets its whole catalogue.
-        catalogue_in_clean_room: judge the catalogue entries by their tests alone, run in the
-            clean room (:func:`clean_result`), and grade only the solution and the stub with
-            the grading loop: what `make test` does on the other supported Pythons, where
-            what may change is how the tests judge the answers, not the grading machinery
-            (proven on the course's own Python, where every entry is graded in full).
+        clean_room: the assignments whose catalogue entries are judged by their tests alone, run
+            in the clean room (:func:`clean_result`); their solution and stub are still graded
+            by the grading loop. What `make test` does for the Spanish editions, and for every
+            assignment on the other supported Pythons: what may change there is how the tests
+            judge the answers, not the grading machinery, which is proven on the English
+            catalogue on the course's own Python, where each entry is graded in full.
 
     Returns:
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
@@ -206,7 +208,7 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         for name, _, nb, _ in entries[assignment]:
             course.submit(name, assignment, nb)
     clean = {(assignment, name) for assignment, found in entries.items() for name, *_ in found
-             if catalogue_in_clean_room and name not in ("solution", "stub")}
+             if assignment in clean_room and name not in ("solution", "stub")}
     tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found
              if (assignment, name) not in clean]
     results = {(r.assignment, r.student): r for r in grade_tasks(course, tasks, workers)}
