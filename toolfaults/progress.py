@@ -350,6 +350,10 @@ def exercise_notebooks(root: str | os.PathLike, language: str | None = None) -> 
             and (language is None or language_of(d.name) == language)]
 
 
+#: Exercise notebooks checked at the same time, each in its own kernel (fewer on a machine with fewer cores).
+MAX_PARALLEL = 4
+
+
 def check_exercises(root: str | os.PathLike = "exercises", *, language: str | None = None,
                     **kwargs: Any) -> list[PartProgress]:
     """Run :func:`check_notebook` on every exercise under ``root``; all parts, in order.
@@ -362,10 +366,22 @@ def check_exercises(root: str | os.PathLike = "exercises", *, language: str | No
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(say(f"no exercises folder at {root}", f"no hay carpeta de ejercicios en {root}"))
-    rows: list[PartProgress] = []
-    for notebook in exercise_notebooks(root, language):
-        rows += check_notebook(notebook, exercise=notebook.parent.name, **kwargs)
-    return rows
+    notebooks = exercise_notebooks(root, language)
+    # One kernel per exercise, up to one per core at a time (at most MAX_PARALLEL): each run mostly
+    # waits for its own kernel, so the table comes about as many times sooner as there are cores.
+    workers = max(1, min(len(notebooks), os.cpu_count() or 1, MAX_PARALLEL))
+
+    def check(notebook: Path) -> list[PartProgress]:
+        return check_notebook(notebook, exercise=notebook.parent.name, **kwargs)
+
+    if workers == 1:
+        found = [check(notebook) for notebook in notebooks]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers, thread_name_prefix="toolfaults-progress") as pool:
+            found = list(pool.map(check, notebooks))
+    return [row for rows in found for row in rows]
 
 
 def format_table(rows: Sequence[PartProgress], *, details: bool = False) -> str:

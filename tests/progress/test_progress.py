@@ -120,6 +120,31 @@ def test_missing_and_unreadable_notebooks_are_reported_not_raised(tmp_path):
     assert [(r.exercise, r.status) for r in rows] == [("01_broken", "unreadable"), ("02_gone", "missing")]
 
 
+def test_exercises_are_checked_side_by_side_and_listed_in_order(tmp_path, monkeypatch):
+    """With two cores, two exercises run at the same time (each waits for the other at a barrier; run one after
+    the other, the first would wait in vain and fail), and the rows still come in the exercises' order."""
+    import threading
+
+    import toolfaults.progress as progress
+
+    for stem in ("01_first", "02_second", "03_third"):
+        (tmp_path / stem).mkdir()
+    barrier = threading.Barrier(2, timeout=30)
+    seen: list[str] = []
+
+    def check(notebook, *, exercise=None, **kwargs):
+        if exercise != "03_third":
+            barrier.wait()  # raises BrokenBarrierError when the other exercise is not running alongside
+        seen.append(exercise)
+        return [PartProgress(exercise, "Part A")]
+
+    monkeypatch.setattr(progress, "check_notebook", check)
+    monkeypatch.setattr(progress.os, "cpu_count", lambda: 2)
+    rows = check_exercises(tmp_path)
+    assert [r.exercise for r in rows] == ["01_first", "02_second", "03_third"]
+    assert sorted(seen) == ["01_first", "02_second", "03_third"]
+
+
 def test_main_says_when_there_is_no_exercises_folder(tmp_path, capsys):
     assert main([str(tmp_path / "nowhere"), "--quiet"]) == 2
     assert "no exercises folder" in capsys.readouterr().err
