@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -367,20 +368,12 @@ def check_exercises(root: str | os.PathLike = "exercises", *, language: str | No
     if not root.is_dir():
         raise FileNotFoundError(say(f"no exercises folder at {root}", f"no hay carpeta de ejercicios en {root}"))
     notebooks = exercise_notebooks(root, language)
-    # One kernel per exercise, up to one per core at a time (at most MAX_PARALLEL): each run mostly
-    # waits for its own kernel, so the table comes about as many times sooner as there are cores.
+    # One kernel per exercise, up to one per core at a time (at most MAX_PARALLEL): much of each run is
+    # its own kernel's start, which the others need not wait for.
     workers = max(1, min(len(notebooks), os.cpu_count() or 1, MAX_PARALLEL))
-
-    def check(notebook: Path) -> list[PartProgress]:
-        return check_notebook(notebook, exercise=notebook.parent.name, **kwargs)
-
-    if workers == 1:
-        found = [check(notebook) for notebook in notebooks]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(workers, thread_name_prefix="toolfaults-progress") as pool:
-            found = list(pool.map(check, notebooks))
+    with ThreadPoolExecutor(workers, thread_name_prefix="toolfaults-progress") as pool:
+        found = list(pool.map(lambda notebook: check_notebook(notebook, exercise=notebook.parent.name, **kwargs),
+                              notebooks))
     return [row for rows in found for row in rows]
 
 
