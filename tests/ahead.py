@@ -42,9 +42,11 @@ class Ahead:
         self.wanted: list[tuple] = []
 
     def bind(self, session: Any, test_name: str) -> Callable[..., Any]:
-        """The function a test calls for its case's result; every selected case of ``test_name`` is run at its first call."""
+        """The function a test calls for its case's result; every selected case of ``test_name`` (but those marked
+        ``skip``) is run at its first call."""
         self.wanted = [tuple(item.callspec.params[k] for k in self.keys) for item in session.items
-                       if getattr(item, "originalname", "") == test_name and hasattr(item, "callspec")]
+                       if getattr(item, "originalname", "") == test_name and hasattr(item, "callspec")
+                       and item.get_closest_marker("skip") is None]
         return self.get
 
     def _run(self, case: tuple) -> tuple[bool, Any]:

@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pytest
 
-from labdriver import BrowserLog, LabServer, copy_checkout, kernel_name, launch_browser, other_pythons, venv_root
+from labdriver import (CHROMIUM, BrowserLog, LabServer, browser_installed, copy_checkout, kernel_name, launch_browser,
+                       other_pythons, venv_root)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The checkout under test (default: this one). A scratch copy is what the server runs in.
 SOURCE = Path(os.environ.get("E2E_REPO", ROOT)).resolve()
-CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts" / "e2e"
 DOCS_SHOTS = ROOT / "docs" / "screenshots"
 NO_BROWSER = (f"Chromium is not installed at {CHROMIUM}: run `make browser` "
@@ -44,7 +44,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):  # every test of this folder is marked e2e (tests/conftest.py)
-    if os.access(CHROMIUM, os.X_OK):
+    if browser_installed():
         return
     if os.environ.get("E2E_REQUIRED"):
         raise pytest.UsageError(NO_BROWSER)

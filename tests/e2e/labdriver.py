@@ -430,6 +430,29 @@ class Notebook:
 
 
 MAIN_VERSION = "%d.%d" % sys.version_info[:2]
+#: The Chromium the browser tests drive (E2E_CHROMIUM overrides it); where it is missing they are skipped.
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+
+
+def browser_installed() -> bool:
+    return os.access(CHROMIUM, os.X_OK)
+
+
+def run_all_in_browser(language: str) -> bool:
+    """Whether tests/e2e/test_run_all.py runs this Python's lessons of ``language`` in JupyterLab.
+
+    It does where Chromium is installed, for this Python when it is the course's venv (every
+    lesson, both editions) or the venv `make test` made for another supported Python (the
+    English lessons). Another interpreter (a venv of one's own, the learner edition) is not
+    one the browser tests use.
+    """
+    if not browser_installed():
+        return False
+    here = Path(sys.prefix).resolve()
+    if here == (REPO / ".venv").resolve():
+        return True
+    return (language == "en" and MAIN_VERSION in supported_versions()
+            and here == (REPO / f".venv-{MAIN_VERSION}").resolve())
 
 
 def supported_versions() -> list[str]:

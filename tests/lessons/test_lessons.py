@@ -13,6 +13,7 @@ import pytest
 from autograder.course import ROOT
 from editions import EDITIONS, ENGLISH, case_id, cases
 from tests.ahead import Ahead
+from tests.e2e.labdriver import run_all_in_browser
 from toolfaults.progress import execute_notebook
 
 COURSE = ROOT / "course"
@@ -101,12 +102,23 @@ def executed(request):
     return AHEAD.bind(request.session, "test_lesson_runs_offline")
 
 
+IN_BROWSER = pytest.mark.skip(reason="JupyterLab's Run All runs this lesson on this Python, with the same check, "
+                                     "as a learner runs it (tests/e2e/test_run_all.py; without Chromium, this test runs it)")
+
+
+def _marks(edition) -> list:
+    return [*([pytest.mark.spanish] if edition.language == "es" else []),
+            *([IN_BROWSER] if run_all_in_browser(edition.language) else [])]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("edition", "path"), [
-    pytest.param(e, p, id=case_id((e, p)), marks=[pytest.mark.spanish] if e.language == "es" else [])
-    for e, p in ALL])
+@pytest.mark.parametrize(("edition", "path"), [pytest.param(e, p, id=case_id((e, p)), marks=_marks(e)) for e, p in ALL])
 def test_lesson_runs_offline(executed, edition, path: Path):
-    """The lesson executes top to bottom with no key and no network, without errors."""
+    """The lesson executes top to bottom with no key and no network, without errors.
+
+    Where the browser tests run (Chromium installed), JupyterLab's Run All is this check, on every
+    supported Python: a learner runs the lessons that way, so this test runs only where it cannot.
+    """
     nb = executed(edition=edition, path=path)
     unexpected, missing = [], []
     for i, cell in enumerate(nb.cells):
