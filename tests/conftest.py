@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+import autograder  # noqa: F401 - before any test imports nbformat: it skips jsonschema's slow start (toolfaults/startup.py)
+
 # Never use a real model in tests, even if the developer has a key set.
 os.environ["TOOLFAULTS_MODE"] = "offline"
 

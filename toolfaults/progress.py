@@ -65,6 +65,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .language import LANGUAGES, current_language, language_of, say
+from .startup import skip_slow_format_checkers
+
+skip_slow_format_checkers()  # nbclient and nbformat import jsonschema: 1 to 2 s less per check (see there)
 
 __all__ = [
     "Status", "TestOutcome", "PartProgress", "Part", "find_parts", "visible_source",

@@ -1,0 +1,38 @@
+"""A course process reads notebooks without paying for jsonschema's `iri` parsers (toolfaults/startup.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from importlib import metadata
+import subprocess
+import sys
+
+import pytest
+
+READ = ("import {first}, nbformat, sys; "
+        "nbformat.validate(nbformat.v4.new_notebook()); "
+        "print(sys.modules.get('rfc3987_syntax', 'absent'))")
+
+
+@pytest.mark.parametrize("first", ["toolfaults.progress", "autograder"])
+def test_reading_a_notebook_does_not_build_the_iri_parsers(first):
+    """A process that starts with the learner's check or the grader validates notebooks without the slow module."""
+    if importlib.util.find_spec(first.split(".")[0]) is None:
+        pytest.skip(f"{first} is not installed here (the learner edition has no grader)")
+    try:  # by its distribution: this process has it marked as missing already (tests/conftest.py)
+        metadata.distribution("rfc3987-syntax")
+    except metadata.PackageNotFoundError:
+        pytest.skip("rfc3987-syntax is not installed: there is nothing to skip")
+    done = subprocess.run([sys.executable, "-c", READ.format(first=first)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None", f"after `import {first}`, nbformat loaded {done.stdout.strip()}"
+
+
+def test_notebooks_are_still_validated():
+    """Only the `iri` formats are skipped: a notebook that breaks the schema is still refused."""
+    done = subprocess.run([sys.executable, "-c", (
+        "import toolfaults.progress, nbformat\n"
+        "nb = nbformat.v4.new_notebook(); nb.cells.append(nbformat.from_dict({'cell_type': 'code', 'source': 1}))\n"
+        "try:\n    nbformat.validate(nb)\nexcept nbformat.ValidationError:\n    print('refused')\n")],
+        capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "refused", done.stdout + done.stderr
