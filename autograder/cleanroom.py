@@ -438,6 +438,9 @@ class Zygote:
             argv = sandbox_command(argv, workdir=workdir, kernel_dir=sockets, **options.limits)
         self.buffer = b""
         _started.add(self)
+        global _made
+        with _idle_lock:
+            _made += 1
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, cwd=self.folder, env=_environment(options),
@@ -525,6 +528,7 @@ class Zygote:
 
 
 _started: weakref.WeakSet[Zygote] = weakref.WeakSet()  # every clean-room process not yet closed
+_made = 0  # how many this process has started
 _idle: list[tuple[tuple, Zygote]] = []  # (settings, process), the most recently used last
 _idle_lock = threading.Lock()
 
@@ -544,6 +548,21 @@ def take(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> Zy
                     return zygote
                 zygote.close()
     return Zygote(options, kernel_modules)
+
+
+def prestart(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> bool:
+    """Start an idle process for ``options`` now, unless one is idle already, so that the first run needing
+    one finds it importing or ready instead of starting it (a worker, while its first task is on its way).
+
+    Returns:
+        Whether a process was started.
+    """
+    key = _key(options, kernel_modules)
+    with _idle_lock:
+        if any(idle_key == key and zygote.alive() for idle_key, zygote in _idle):
+            return False
+    give_back(Zygote(options, kernel_modules))
+    return True
 
 
 def give_back(zygote: Zygote) -> None:
@@ -582,6 +601,11 @@ def idle_zygotes() -> int:
 def running_zygotes(dask_worker: Any = None) -> int:
     """How many clean-room processes this process started are still running (``Client.run`` it on workers)."""
     return sum(1 for zygote in list(_started) if zygote.alive())
+
+
+def zygotes_started(dask_worker: Any = None) -> int:
+    """How many clean-room processes (of both kinds) this process has started so far (``Client.run`` it on workers)."""
+    return _made
 
 
 atexit.register(close_zygotes)

@@ -160,7 +160,10 @@ class StartingCluster:
     The grade command starts one before it generates the assignments and closes it while it
     writes grades, feedback and the report: the workers' start (their imports, about 2 s on
     2 cores) and the cluster's shutdown (about 1 s) then overlap work that is done anyway,
-    instead of adding to it. :func:`run_on_dask` starts one itself when it is given none.
+    instead of adding to it. With ``warm``, ``(function, argument)``, each worker runs
+    ``function(argument)`` as soon as it is up, before any task it gets later (the grade
+    command's :func:`autograder.worker.warm_up`). :func:`run_on_dask` starts one itself when it
+    is given none.
 
         with StartingCluster(2) as cluster:   # starts now
             ...                               # other work meanwhile
@@ -169,10 +172,12 @@ class StartingCluster:
         # leaving the block waits for the shutdown (and shuts it down if nobody did)
     """
 
-    def __init__(self, n_workers: int | None = None) -> None:
+    def __init__(self, n_workers: int | None = None, warm: tuple[Callable[[Any], Any], Any] | None = None) -> None:
         from concurrent.futures import Future
 
         self.n_workers = n_workers
+        self.warm = warm  # (function, argument): run once on each worker as soon as it is up
+        self._warming: list = []  # its futures, held until the cluster closes (a released one is cancelled)
         self.started = time.perf_counter()
         self.up_after: float | None = None  # seconds from creation until its workers were all up
         self.closed_after: float | None = None  # seconds the shutdown took
@@ -192,6 +197,10 @@ class StartingCluster:
                 cluster.close()
                 raise
             self.up_after = time.perf_counter() - self.started
+            if self.warm is not None:
+                function, argument = self.warm
+                self._warming = [client.submit(function, argument, workers=[worker], allow_other_workers=False,
+                                               pure=False) for worker in sorted(client.scheduler_info()["workers"])]
             self._ready.set_result((cluster, client))
         except BaseException as err:  # noqa: BLE001 - raised again in the thread that asks for the client
             self._ready.set_exception(err)
@@ -206,6 +215,7 @@ class StartingCluster:
             cluster, client = self._ready.result()
         except BaseException:  # noqa: BLE001 - it never started: nothing to close
             return
+        self._warming = []
         try:
             client.close()
         finally:

@@ -115,6 +115,18 @@ class Course:
         self.api.log.setLevel(self.log_level)
         self.coursedir = self.api.coursedir
 
+    def configure(self, settings: dict[str, dict[str, Any]]) -> None:
+        """Change settings, ``{"Class": {"trait": value}}``, here and in :meth:`spec` (the course a worker rebuilds)."""
+        from traitlets.config import Config
+
+        overrides = Config()
+        for section, traits in settings.items():
+            for trait, value in traits.items():
+                overrides[section][trait] = value
+                self._extra.setdefault(section, {})[trait] = copy.deepcopy(value)
+        self.config.merge(overrides)
+        self.api.update_config(overrides)
+
     @classmethod
     def scratch(cls, root: Path, source: Path = SOLUTIONS, **kwargs: Any) -> Course:
         """A course in an empty folder: its own release, submissions and gradebook."""

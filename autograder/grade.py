@@ -45,6 +45,7 @@ from .course import OUTPUT, ROOT, SOLUTIONS, SUBMITTED, assignments
 from .engine import Course
 from .results import ATTENTION, INSTRUCTOR_SCORE, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks
+from .worker import warm_up
 
 # Named, not __name__: run as `python -m autograder.grade` this module is "__main__", outside the
 # "autograder" loggers that setup_logging shows (its debug lines were lost, its errors unformatted).
@@ -156,7 +157,9 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
 
     With a LocalCluster, the cluster starts before the assignments are generated and shuts
     down while grades, feedback and the report are written, so that neither waits for the
-    other (:class:`autograder.cluster.StartingCluster`). Returns the results; ``timings``, when
+    other (:class:`autograder.cluster.StartingCluster`); its workers warm up (imports, warm
+    kernel and clean-room processes: :func:`autograder.worker.warm_up`) while the assignments
+    are generated. Returns the results; ``timings``, when
     given, gets the seconds of each step (``generate``, ``grade``, ``write``, and with a
     LocalCluster ``cluster_up``, from its start, and ``cluster_close``). ``--verbose`` logs them.
     """
@@ -165,7 +168,8 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
     from .cluster import StartingCluster
 
     timings = {} if timings is None else timings
-    with StartingCluster(workers) if workers > 1 and scheduler is None else nullcontext() as cluster:
+    with (StartingCluster(workers, warm=(warm_up, course.spec())) if workers > 1 and scheduler is None
+          else nullcontext()) as cluster:
         results = _run(course, tasks, workers, out, feedback_dir, log, scheduler, cluster, timings)
     if cluster is not None:
         timings.update(cluster_up=cluster.up_after or 0.0, cluster_close=cluster.closed_after or 0.0)

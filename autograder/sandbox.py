@@ -506,6 +506,15 @@ def is_sandboxed(config: Config) -> bool:
     return bool(steps) and all(getattr(p, "sandboxed", False) for p in steps)
 
 
+def kernel_fork_settings(config: Config) -> tuple[Any, tuple[str, ...]] | None:
+    """What ``config``'s autograde forks its kernels from: the warm process's settings and modules
+    (:func:`autograder.cleanroom.take`'s arguments); None when its kernels start fresh."""
+    if not is_sandboxed(config):
+        return None
+    manager = SandboxedKernelManager(config=config)
+    return (manager._fork_settings(), tuple(manager.preload)) if manager.fork else None
+
+
 def _check_limits(limits: dict[str, Any]) -> None:
     known = SandboxedKernelManager.class_trait_names(config=True)
     unknown = sorted(set(limits) - set(known))
@@ -560,12 +569,10 @@ def sandboxed_config(config: Config, check: bool = True, **limits: Any) -> Confi
 
 
 def sandbox_course(course: Any, check: bool = True, **limits: Any) -> Any:
-    """Make an existing :class:`autograder.engine.Course` grade in the sandbox (in place)."""
+    """Make an existing :class:`autograder.engine.Course` grade in the sandbox (in place, and in its ``spec()``)."""
     if check:
         check_sandbox(limits.get("bwrap") or None)
-    overrides = sandbox_overrides(course.config, **limits)
-    course.config.merge(overrides)
-    course.api.update_config(overrides)
+    course.configure(course_settings(_autograde_preprocessors(course.config), **limits))
     return course
 
 

@@ -18,6 +18,7 @@ take concurrent writers. With PostgreSQL the workers write to the gradebook dire
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +31,7 @@ from .engine import Course, CourseSpec
 from .results import SubmissionResult
 
 PLUGIN_PREFIX = "autograder-run-"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, order=True)
@@ -109,6 +111,35 @@ class GraderPlugin(WorkerPlugin):
         if self.copy is not None:
             self.copy.unlink(missing_ok=True)
             self.copy = None
+
+
+def warm_up(spec: CourseSpec) -> int:
+    """The Dask task a new LocalCluster runs once on each worker while the assignments are generated.
+
+    It imports the grader (building a course from ``spec``) and starts the warm kernel process
+    and the clean-room process that the worker's first task takes (:func:`autograder.cleanroom.prestart`),
+    so that they import in the time the generation leaves the machine's other cores. The
+    processes are the worker's like any other: its run's end stops them (``GraderPlugin.teardown``).
+
+    Returns:
+        How many processes it started. It never raises: what stopped it, the first task meets
+        again and reports (logged here at debug level).
+    """
+    from . import cleanroom, crosscheck
+    from .sandbox import kernel_fork_settings
+
+    started = 0
+    try:
+        course = Course.from_spec(spec)
+        kernels = kernel_fork_settings(course.config)
+        if kernels is not None:
+            started += cleanroom.prestart(*kernels)
+        clean = cleanroom.settings(course.config)
+        if crosscheck.enabled(course.config) and clean.fork:
+            started += cleanroom.prestart(clean)
+    except Exception as err:  # noqa: BLE001 - only a head start: the first task starts what it needs
+        log.debug("The worker's warm-up stopped (%s); its first task starts what it needs.", err)
+    return started
 
 
 def graders(dask_worker: Any = None) -> list[str]:

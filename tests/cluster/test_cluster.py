@@ -182,3 +182,32 @@ def test_a_cluster_that_cannot_start_says_why_when_asked_for_it(monkeypatch):
         with pytest.raises(OSError, match="no room for a worker"):
             cluster.client()
     assert cluster.closed_after is None
+
+
+def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp_path):
+    """`make grade`'s cluster has each worker import the grader and start its warm kernel and clean-room
+    processes as soon as it is up, while the assignments are generated: the tasks then start none of their own."""
+    from autograder import cleanroom
+    from autograder.cluster import StartingCluster
+    from autograder.pool import Task, grade_tasks
+    from autograder.worker import warm_up
+
+    sandboxed = _sandboxed()
+    course = Course.scratch(tmp_path / "course", SOURCE)
+    if sandboxed:
+        from autograder.sandbox import sandbox_course
+
+        sandbox_course(course)
+    warm = 2 if sandboxed else 1  # unsandboxed, kernels start fresh: only the clean room has a warm process
+    with StartingCluster(2, warm=(warm_up, course.spec())) as cluster:
+        client = cluster.client()
+        course.generate(ASSIGNMENT)
+        _submit_all(course)
+        assert [future.result(timeout=120) for future in cluster._warming] == [warm, warm]
+        assert set(client.run(cleanroom.idle_zygotes).values()) == {warm}
+        started = client.run(cleanroom.zygotes_started)
+        assert set(started.values()) == {warm}
+        results = grade_tasks(course, [Task(ASSIGNMENT, s) for s in ("ada", "ben", "cleo", "dev")], 2, cluster=cluster)
+        assert [(r.student, r.score) for r in results] == [("ada", 3), ("ben", 1), ("cleo", 2), ("dev", 0)], results
+        assert {r.worker for r in results} <= set(client.run(os.getpid).values())
+        assert client.run(cleanroom.zygotes_started) == started, "a task started a warm process of its own"

@@ -428,3 +428,13 @@ def test_sandboxed_classes_pickle_by_reference():
     done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(cls), capture_output=True, cwd=ROOT,
                           timeout=120)
     assert done.stdout.decode().split() == ["SandboxedExecute", "True", "Execute"], done.stderr.decode()
+
+
+def test_a_course_sandboxed_in_place_is_sandboxed_where_a_worker_rebuilds_it(tmp_path):
+    """`sandbox_course` changes the course and its `spec()`, from which each Dask worker builds its own course."""
+    course = sandbox.sandbox_course(Course.scratch(tmp_path, SOURCE), check=False, memory_limit=2 ** 30)
+    rebuilt = Course.from_spec(course.spec())
+    for built in (course, rebuilt):
+        assert sandbox.is_sandboxed(built.config)
+        assert built.config.SandboxedKernelManager.memory_limit == 2 ** 30
+    assert not sandbox.is_sandboxed(Course.scratch(tmp_path / "plain", SOURCE).config)
