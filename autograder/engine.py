@@ -41,7 +41,7 @@ from . import crosscheck
 from . import gradebook as gbook
 from .course import ROOT, SOLUTIONS, api, load_config
 from .diagnosis import diagnose
-from .preprocessors import autograde_pipeline
+from .preprocessors import autograde_pipeline, sanitize_pipeline
 from .readback import ANSI, read_result
 from .results import Problem, SubmissionResult
 from .staging import stage
@@ -106,6 +106,7 @@ class Course:
         overrides["submitted_directory"] = str(self.staging)
         self.config = load_config(**overrides)
         self.config.Autograde.autograde_preprocessors = autograde_pipeline()
+        self.config.Autograde.sanitize_preprocessors = sanitize_pipeline()
         for section, traits in self._extra.items():
             for trait, value in traits.items():
                 setattr(self.config[section], trait, value)
