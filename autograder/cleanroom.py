@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import atexit
+import functools
 import json
 import logging
 import os
@@ -118,6 +119,7 @@ def _kind(cell: Any) -> str:
     return "other"
 
 
+@functools.lru_cache(maxsize=2048)  # the same test and read-only cells come back in every submission
 def python_source(source: str) -> str:
     """A cell's source as plain Python (IPython magics and ``!`` commands become calls).
 
@@ -209,22 +211,32 @@ def imports(cells: list[dict[str, str]], kind: str = "test") -> tuple[list[str],
     modules: set[str] = set()
     names: set[tuple[str, str]] = set()
     for cell in cells:
-        if cell["kind"] != kind:
-            continue
-        try:
-            tree = pyast.parse(cell["source"])
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    parts = alias.name.split(".")
-                    modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                parts = node.module.split(".")
-                modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-                names.update((node.module, a.name) for a in node.names if a.name != "*")
+        if cell["kind"] == kind:
+            found_modules, found_names = _imports_of(cell["source"])
+            modules.update(found_modules)
+            names.update(found_names)
     return sorted(modules), [list(n) for n in sorted(names)]
+
+
+@functools.lru_cache(maxsize=2048)  # the same test and read-only cells come back in every submission
+def _imports_of(source: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The modules one cell imports (with their parent packages), and the ``(module, name)`` it takes from them."""
+    modules: set[str] = set()
+    names: set[tuple[str, str]] = set()
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return frozenset(), frozenset()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            parts = node.module.split(".")
+            modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            names.update((node.module, a.name) for a in node.names if a.name != "*")
+    return frozenset(modules), frozenset(names)
 
 
 def preloads(cells: list[dict[str, str]], modules: list[str]) -> list[str]:
