@@ -61,12 +61,18 @@ def test_descriptions(assignment: str, source: Path = SOLUTIONS) -> dict[str, tu
     """``grade_id -> (description, points)`` for every test cell of an assignment's source."""
     found: dict[str, tuple[str, float]] = {}
     for nb_path in sorted((source / assignment).glob("*.ipynb")):
-        nb = nbformat.read(nb_path, as_version=4)
-        for cell in nb.cells:
-            meta = cell.metadata.get("nbgrader", {})
-            if meta.get("grade") and cell.cell_type == "code":
-                found[meta["grade_id"]] = (describe_test(cell.source), float(meta.get("points", 0)))
+        found.update(_descriptions(str(nb_path), nb_path.stat().st_mtime))
     return found
+
+
+@lru_cache(maxsize=64)  # read three times per submission graded (staging, read-back, diagnosis)
+def _descriptions(nb_path: str, mtime: float) -> tuple[tuple[str, tuple[str, float]], ...]:
+    """``(grade_id, (description, points))`` of one source notebook's test cells (cached until the file changes)."""
+    nb = nbformat.read(nb_path, as_version=4)
+    return tuple((cell.metadata["nbgrader"]["grade_id"],
+                  (describe_test(cell.source), float(cell.metadata["nbgrader"].get("points", 0))))
+                 for cell in nb.cells
+                 if cell.metadata.get("nbgrader", {}).get("grade") and cell.cell_type == "code")
 
 
 def hidden_lines(source: str) -> list[str]:
