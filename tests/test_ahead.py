@@ -10,9 +10,15 @@ import pytest
 from tests.ahead import Ahead
 
 
-def _session(name: str, cases: list[dict]) -> SimpleNamespace:
-    items = [SimpleNamespace(originalname=name, callspec=SimpleNamespace(params=p)) for p in cases]
-    items.append(SimpleNamespace(originalname="another_test", callspec=SimpleNamespace(params={"n": 99})))
+def _item(name: str, params: dict, skipped: bool = False) -> SimpleNamespace:
+    """A collected test as Ahead reads it: its name, its parameters, and a `skip` mark or none."""
+    return SimpleNamespace(originalname=name, callspec=SimpleNamespace(params=params),
+                           get_closest_marker=lambda mark: object() if skipped and mark == "skip" else None)
+
+
+def _session(name: str, cases: list[dict], skipped: tuple[dict, ...] = ()) -> SimpleNamespace:
+    items = [_item(name, p) for p in cases] + [_item(name, p, skipped=True) for p in skipped]
+    items.append(_item("another_test", {"n": 99}))
     return SimpleNamespace(items=items)
 
 
@@ -37,3 +43,12 @@ def test_every_selected_case_runs_at_the_first_request_and_each_test_gets_its_ow
         get(n=3)
     assert sorted(ran) == [1, 2, 3], "nothing ran twice"
     assert get(n=4) == 40, "a case that was not selected still runs when asked for"
+
+
+def test_a_case_marked_skip_is_not_run_ahead():
+    """A skipped case (a lesson the browser tests run instead) costs nothing: only the others run."""
+    ran: list[int] = []
+    get = Ahead(lambda n: ran.append(n) or n, ("n",)).bind(_session("test_x", [{"n": 1}], skipped=({"n": 2},)),
+                                                           "test_x")
+    assert get(n=1) == 1
+    assert ran == [1]
