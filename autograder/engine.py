@@ -120,11 +120,9 @@ class Course:
         """Change settings, ``{"Class": {"trait": value}}``, here and in :meth:`spec` (the course a worker rebuilds)."""
         from traitlets.config import Config
 
-        overrides = Config()
         for section, traits in settings.items():
-            for trait, value in traits.items():
-                overrides[section][trait] = value
-                self._extra.setdefault(section, {})[trait] = copy.deepcopy(value)
+            self._extra.setdefault(section, {}).update(copy.deepcopy(traits))
+        overrides = Config(copy.deepcopy(settings))
         self.config.merge(overrides)
         self.api.update_config(overrides)
 

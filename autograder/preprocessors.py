@@ -28,10 +28,10 @@ from queue import Empty
 from time import monotonic
 from typing import Any
 
+import jsonschema
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import run_sync
 from nbformat import NotebookNode
-import jsonschema
 from nbgrader import utils
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError
 from nbgrader.nbgraderformat.common import BaseMetadataValidator
