@@ -31,6 +31,8 @@ import threading
 import time
 import timeit
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from .language import say
@@ -111,6 +113,35 @@ class RecordingSleep:
     def reset(self) -> None:
         """Forget every recorded delay (the clock keeps its value)."""
         self.delays.clear()
+
+    @contextmanager
+    def replacing_time_sleep(self) -> Iterator[RecordingSleep]:
+        """While active, ``time.sleep`` called from this thread is recorded here and returns at once.
+
+        For code that calls ``time.sleep`` itself and takes no ``sleep`` parameter
+        (LangChain's ``with_retry()``). Every other thread keeps the real ``time.sleep``:
+        a kernel's own threads sleep too (ipykernel's parent poller sleeps one second at a
+        time), and ``mock.patch("time.sleep", ...)``, which replaces it for every thread,
+        would record their waits with the code's own and make them spin.
+
+        >>> sleep = RecordingSleep()
+        >>> with sleep.replacing_time_sleep():
+        ...     time.sleep(2.0)
+        >>> sleep.delays
+        [2.0]
+        """
+        real, thread = time.sleep, threading.get_ident()
+
+        def sleep(seconds: float) -> None:
+            if threading.get_ident() != thread:
+                return real(seconds)
+            return self(seconds)
+
+        time.sleep = sleep
+        try:
+            yield self
+        finally:
+            time.sleep = real
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{d:g}" for d in self.delays[:8]) + (", ..." if len(self.delays) > 8 else "")

@@ -26,6 +26,10 @@ WORD = re.compile(r"\b\w[\w'’-]*\b")
 DEMO_TAGS = {"raises-exception", "failure-demo"}
 PREDICT = ENGLISH.predict
 MERMAID = re.compile(r"^```mermaid\s*$", re.M)
+#: Code that replaces time.sleep for every thread of the kernel, ipykernel's own included: its parent
+#: poller sleeps a second at a time, and a stand-in that records sleeps would record (and spin) those too.
+SLEEP_FOR_EVERY_THREAD = re.compile(r"""patch\(\s*["']time\.sleep["']|patch\.object\(\s*time\s*,\s*["']sleep["']"""
+                                    r"|^\s*time\.sleep\s*=", re.M)
 
 
 def read(path: Path):
@@ -112,6 +116,15 @@ def test_lesson_has_a_diagram(edition, path: Path):
     assert diagrams, f"{path.name}: no ```mermaid diagram in any markdown cell"
 
 
+@pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
+def test_no_lesson_replaces_time_sleep_for_every_thread(edition, path: Path):
+    """A lesson that records the waits of code calling time.sleep itself uses RecordingSleep.replacing_time_sleep(),
+    which leaves the kernel's other threads alone: mock.patch("time.sleep") once made lesson 05 fail at random,
+    when ipykernel's parent poller woke inside the patch."""
+    found = [i for i, c in enumerate(read(path).cells) if c.cell_type == "code" and SLEEP_FOR_EVERY_THREAD.search(c.source)]
+    assert not found, f"{path.name}: cells {found} replace time.sleep for every thread; use sleep.replacing_time_sleep()"
+
+
 def test_the_checks_catch_a_lesson_that_breaks_them():
     """The helpers above flag a failure demo with no prompt and no answer, and count words as specified."""
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -124,3 +137,6 @@ def test_the_checks_catch_a_lesson_that_breaks_them():
     assert not PREDICT.search(nearest_markdown(nb, 1, -1).source)
     assert "what happened" not in nearest_markdown(nb, 1, 1).source.lower()
     assert prose_words(nb) == 8   # "it's" is one word; code cells do not count
+    for code in ('with mock.patch("time.sleep", sleep):', "mock.patch.object(time, 'sleep', fake)", "time.sleep = fake"):
+        assert SLEEP_FOR_EVERY_THREAD.search(code), code
+    assert not SLEEP_FOR_EVERY_THREAD.search("with sleep.replacing_time_sleep():\n    time.sleep(1)")

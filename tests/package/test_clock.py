@@ -131,6 +131,28 @@ def _measure(work):
     return [b - a for a, b in zip(started, ended)]
 
 
+def test_replacing_time_sleep_records_this_threads_sleeps_and_lets_other_threads_sleep(monkeypatch) -> None:
+    """Code that calls time.sleep itself is recorded, not waited; another thread (a kernel's parent poller,
+    say) reaches the real time.sleep and is not recorded; time.sleep is put back, after an error too."""
+    real_calls: list[tuple[str, float]] = []
+    monkeypatch.setattr(time, "sleep", lambda seconds: real_calls.append((threading.current_thread().name, seconds)))
+    before = time.sleep
+    sleep = RecordingSleep()
+    with sleep.replacing_time_sleep() as active:
+        assert active is sleep
+        time.sleep(3600)
+        poller = threading.Thread(target=lambda: time.sleep(1.0), name="poller")
+        poller.start()
+        poller.join()
+        time.sleep(0.5)
+    assert sleep.delays == [3600.0, 0.5]
+    assert real_calls == [("poller", 1.0)]
+    assert time.sleep is before
+    with pytest.raises(ZeroDivisionError), sleep.replacing_time_sleep():
+        1 / 0
+    assert time.sleep is before
+
+
 def test_simulated_clocks_follow_the_source_in_every_clock_and_in_names_bound_to_them():
     work = RecordingSleep()
     with SimulatedClocks(work, _measure):
