@@ -50,32 +50,54 @@ LAB = $(RUN) LANG="$(LAB_LOCALE)" $(BIN)/jupyter lab --ServerApp.root_dir="$(CUR
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: learner-edition collect export help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: venvs _venv-deps _venv-packages learner-edition collect export help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-# Create venv $(1) with interpreter $(2) and install the pinned dependencies and the course's packages.
-define install_venv
+# Create venv $(1) with interpreter $(2) and install the pinned dependencies (the slow part: the
+# venvs `make test` needs install theirs side by side, see `venvs`), then stamp $(1)/.deps.
+define install_deps
 	@test -n "$(2)" || { echo "No Python $(PYTHON_VERSIONS) that runs was found; install one, or set PYTHON=/path/to/python3.11"; exit 1; }
 	@$(2) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (nbgrader 0.9.6 requires it); set PYTHON=/path/to/python3.11")'
 	@test -x $(1)/bin/python || $(2) -m venv $(1)
 	$(1)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
 	$(1)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	@touch $(1)/.deps
+endef
+# Install the course's own packages (editable) into venv $(1): one venv at a time, because each
+# install writes toolfaults.egg-info into the repo.
+define install_package
 	@$(1)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e . > $(1)/install-package.log 2>&1 \
 		|| { cat $(1)/install-package.log; exit 1; }
 endef
 
-$(STAMP): requirements.txt constraints.txt pyproject.toml
-	$(call install_venv,$(VENV),$(PYTHON))
+$(VENV)/.deps: requirements.txt constraints.txt
+	$(call install_deps,$(VENV),$(PYTHON))
+
+$(VENV)-%/.deps: requirements.txt constraints.txt
+	$(call install_deps,$(VENV)-$*,$(call python_for,$*))
+
+$(STAMP): $(VENV)/.deps pyproject.toml
+	$(call install_package,$(VENV))
 	@$(BIN)/python -m autograder.labsettings $(VENV) >/dev/null
 	@touch $(STAMP)
 	@echo "Environment ready in $(VENV) (Python $(MAIN_VERSION))."
 
-$(VENV)-%/.installed: requirements.txt constraints.txt pyproject.toml
-	$(call install_venv,$(VENV)-$*,$(call python_for,$*))
+$(VENV)-%/.installed: $(VENV)-%/.deps pyproject.toml
+	$(call install_package,$(VENV)-$*)
 	@touch $@
 	@echo "Environment ready in $(VENV)-$* (Python $*)."
+
+# Every venv `make test` and `make e2e` use: their dependencies installed side by side (pip waits on the
+# disk and the registry as much as on a core), then the course's packages, one venv at a time.
+venvs: ## Install every venv `make test` uses (.venv, and .venv-3.X for each other supported Python), side by side
+	@$(MAKE) --no-print-directory -j $(words $(STAMP) $(EXTRA_STAMPS)) _venv-deps
+	@$(MAKE) --no-print-directory _venv-packages
+_venv-deps: $(VENV)/.deps $(foreach v,$(EXTRA_VERSIONS),$(VENV)-$(v)/.deps)
+	@:
+_venv-packages: $(STAMP) $(EXTRA_STAMPS)
+	@:
 
 setup: $(STAMP) ## Create .venv and install the pinned dependencies (fast when nothing changed)
 
@@ -113,7 +135,7 @@ version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
 	PATH="$(CURDIR)/$(VENV)-$(1)/bin:$$PATH" PYTHONNOUSERSITE=1 FAIRNESS_CATALOGUE=clean-room $(OFFLINE) \
 	$(CURDIR)/$(VENV)-$(1)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish and not wording" $(PYTEST_ARGS) \
 	> $(TEST_LOGS)/python-$(1).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(1).rc; fi;
-test: pythons $(STAMP) $(EXTRA_STAMPS) ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the fairness proofs and the other Pythons, on whichever lane is free
+test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the fairness proofs and the other Pythons, on whichever lane is free
 	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
 	@echo "Side lane (tests marked side, then the jobs it takes: fairness proofs, Pythons $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
 	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
@@ -170,7 +192,7 @@ postgres: ## Install PostgreSQL for the PostgreSQL-gradebook tests when it is mi
 		echo "Install PostgreSQL (server binaries: initdb, pg_ctl) to run the PostgreSQL tests."; exit 1; \
 	fi
 
-e2e: $(STAMP) $(EXTRA_STAMPS) browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
+e2e: venvs browser ## Drive JupyterLab (started as `make lab` does) in headless Chromium: lessons, widgets, Validate
 	$(RUN) $(OFFLINE) E2E_REQUIRED=1 E2E_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
