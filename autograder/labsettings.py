@@ -4,7 +4,7 @@
     python -m autograder.labsettings PREFIX --instructor    # nbgrader's instructor tools shown
 
 `make setup` and `make lab` run it for .venv, and Binder's postBuild for its
-environment. It writes two files of that environment:
+environment. It writes three files of that environment:
 
 - ``share/jupyter/lab/settings/overrides.json``: a learner opens the course without a
   "get notified about Jupyter news?" dialog (``--LabApp.news_url=None`` does not stop
@@ -16,7 +16,15 @@ environment. It writes two files of that environment:
   button of nbgrader stays. Instructors grade with ``make grade`` (see
   docs/instructors.md); ``make lab INSTRUCTOR=1`` (``--instructor``) shows the tools,
   for example the Create Assignment sidebar to write a new exercise, until the next
-  plain ``make lab``.
+  plain ``make lab``;
+- ``etc/jupyter/jupyter_server_config.json``: a kernel that could not bind one
+  of its ports is restarted on new ones. The server picks a kernel's TCP ports and
+  closes them before the kernel binds them; any program that opens a connection in
+  that moment can take one (a Dask cluster or a database client nearby makes it
+  likelier). The server then restarts the kernel "with new random ports", but with
+  ``KernelManager.cache_ports`` on (jupyter_client's default for TCP) it hands out the
+  same ports again, five times, and the learner is left with a dead kernel. Off, each
+  restart picks new ones (checked on jupyter_client 8.10).
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ from pathlib import Path
 OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
 }
+
+#: The Jupyter server's settings (``jupyter lab --show-config`` lists them with the others).
+SERVER_CONFIG = {"KernelManager": {"cache_ports": False}}
 
 # nbgrader 0.9.6's JupyterLab plugins, except "@jupyter/nbgrader:validate-assignment".
 INSTRUCTOR_PLUGINS = (
@@ -64,6 +75,8 @@ def write(prefix: Path, instructor: bool = False) -> list[Path]:
     return [
         _update(prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json", lambda c: c.update(OVERRIDES)),
         _update(prefix / "etc" / "jupyter" / "labconfig" / "page_config.json", disable),
+        _update(prefix / "etc" / "jupyter" / "jupyter_server_config.json",
+                lambda c: c.update(SERVER_CONFIG)),
     ]
 
 

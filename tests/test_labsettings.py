@@ -1,11 +1,22 @@
-"""`make lab` shows learners nbgrader's Validate button, not its instructor tools (INSTRUCTOR=1 shows them)."""
+"""`make lab` shows learners nbgrader's Validate button, not its instructor tools (INSTRUCTOR=1 shows them),
+and its server restarts a kernel whose port was taken on new ports."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import socket
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
+
+import pytest
+from jupyter_client import BlockingKernelClient
 
 from autograder import labsettings
 
@@ -46,3 +57,123 @@ def test_learners_get_validate_only_and_instructors_can_switch_back(tmp_path):
     assert _page_config(tmp_path) == learner
     overrides = json.loads((tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+# --- A kernel whose port was taken is restarted on new ports (SERVER_CONFIG) ----------------
+
+# The kernel a learner's server starts, except that its first launch finds its control port taken:
+# before it starts ipykernel, a process of its own binds that port, as any program that opened a
+# connection at the wrong moment would. It records each launch's ports in $PORTS_LOG.
+TAKEN_KERNEL = r'''
+import json, os, subprocess, sys
+connection_file = sys.argv[1]
+info = json.load(open(connection_file))
+ports = {k: info[k] for k in ("shell_port", "iopub_port", "stdin_port", "hb_port", "control_port")}
+log = os.environ["PORTS_LOG"]
+first = not os.path.exists(log)
+with open(log, "a") as f:
+    f.write(json.dumps(ports) + "\n")
+if first:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import signal, socket, sys; s = socket.socket(); "
+         "s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(); print('bound', flush=True); signal.pause()",
+         info["ip"], str(ports["control_port"])],
+        stdout=subprocess.PIPE, start_new_session=True)  # it holds the port until the test kills it
+    assert holder.stdout.readline() == b"bound\n"
+    with open(os.environ["HOLDER_PIDS"], "a") as f:
+        f.write(f"{holder.pid}\n")
+os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file])
+'''
+
+
+def _server_with_a_taken_port(tmp_path: Path, *extra: str):
+    """A real Jupyter server reading the config :func:`labsettings.write` wrote, and a kernel whose port is taken.
+
+    Returns ``(kernel's final state, the ports of each launch)``: "answered" when the server's
+    kernel answered a kernel_info request, "died" when the server gave up on it.
+    """
+    prefix, data, log, holders = tmp_path / "env", tmp_path / "data", tmp_path / "ports.log", tmp_path / "holders"
+    labsettings.write(prefix)
+    spec = data / "kernels" / "taken"
+    spec.mkdir(parents=True)
+    (spec / "taken.py").write_text(TAKEN_KERNEL)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, str(spec / "taken.py"), "{connection_file}"], "display_name": "taken",
+        "language": "python", "env": {"PORTS_LOG": str(log), "HOLDER_PIDS": str(holders)}}))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port, token = s.getsockname()[1], "t"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")},
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_DATA_DIR": str(data),
+           "JUPYTER_CONFIG_PATH": str(prefix / "etc" / "jupyter"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "jupyter"), "server", "--no-browser", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={tmp_path}", "--KernelRestarter.time_to_dead=0.5",
+         *(["--allow-root"] if os.geteuid() == 0 else []), *extra],
+        env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "server.log").open("wb"), start_new_session=True)
+    base = f"http://127.0.0.1:{port}/api"
+
+    def call(method: str, path: str, body: dict | None = None):
+        request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body else None,
+                                         headers={"Authorization": f"token {token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read() or b"null")
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # the server is up when it answers
+            try:
+                call("GET", "/status")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+                time.sleep(0.2)
+        kernel = call("POST", "/kernels", {"name": "taken"})
+        connection_file = tmp_path / "runtime" / f"kernel-{kernel['id']}.json"
+        state = None
+        while state is None and time.monotonic() < deadline:
+            try:
+                call("GET", f"/kernels/{kernel['id']}")
+            except urllib.error.HTTPError as err:  # it died, and the server removed it
+                assert err.code == 404, err
+                state = "died"
+                break
+            launches = log.read_text().splitlines() if log.exists() else []
+            if len(launches) >= 2 and connection_file.exists():
+                client = BlockingKernelClient(connection_file=str(connection_file))
+                client.load_connection_file()
+                client.start_channels()
+                try:
+                    client.wait_for_ready(timeout=5)
+                    state = "answered"
+                except RuntimeError:
+                    pass
+                finally:
+                    client.stop_channels()
+            time.sleep(0.2)
+        return state, [json.loads(line) for line in log.read_text().splitlines()]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        for pid in (holders.read_text().split() if holders.exists() else []):
+            os.killpg(int(pid), signal.SIGKILL)
+
+
+@pytest.mark.timeout(180)
+def test_a_kernel_whose_port_was_taken_restarts_on_new_ports(tmp_path):
+    """The course's server config lets the kernel restart on new ports; jupyter_client's default kills it.
+
+    Without it, the browser tests lost a kernel ("Disconnected") while the other lane graded on Dask:
+    the five restarts reused the one port a Dask connection held.
+    """
+    state, launches = _server_with_a_taken_port(tmp_path / "course")
+    assert state == "answered", launches
+    assert len(launches) >= 2 and launches[1]["control_port"] != launches[0]["control_port"], launches
+
+    # jupyter_client's default: the restart reuses the port (one restart shows it; the server tries five)
+    state, launches = _server_with_a_taken_port(tmp_path / "default", "--KernelManager.cache_ports=True",
+                                                "--KernelRestarter.restart_limit=1")
+    assert state == "died", launches
+    assert len(launches) == 2 and launches[1]["control_port"] == launches[0]["control_port"], launches
