@@ -1,6 +1,6 @@
 """Run per-student grading tasks on Dask: a LocalCluster by default, or a running scheduler.
 
-    outcomes = run_on_dask(students, grade_one)                     # LocalCluster, one worker per core
+    outcomes = run_on_dask(students, grade_one)                     # LocalCluster, one worker per core and one more
     outcomes = run_on_dask(students, grade_one, address="tcp://scheduler:8786")  # same code path
 
 ``task_fn(task)`` runs on a worker and must be importable there (a module-level
@@ -137,13 +137,35 @@ def _run_task(task_fn: Callable[[Any], Any], task: Any, time_limit: float | None
 QUIET_WORKERS = {"distributed.worker.profile.enabled": False}
 
 
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_workers() -> int:
+    """One worker per core this process may use, and one more (one in all on a single core).
+
+    A grading worker spends part of each submission waiting, not computing: on a kernel's
+    start and its ZeroMQ round trips, the sandbox, the clean room's pipes. One at a time, a
+    grader keeps its core about 75% busy (`make bench`: 33 s of CPU in 45 s). An extra
+    worker grades while the others wait: on 2 cores, three interleaved pairs of `make bench`
+    runs gave the grading step 1.91x, 2.04x and 1.97x with 3 workers against 1.44x, 1.43x
+    and 1.76x with 2. On one core the run stays in this process (no cluster to pay for).
+    """
+    n = cores()
+    return n + 1 if n > 1 else 1
+
+
 def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **kwargs: Any):
-    """A quiet LocalCluster of worker processes (no dashboard, no profiler), one per core by default."""
+    """A quiet LocalCluster of worker processes (no dashboard, no profiler), :func:`default_workers` by default."""
     import dask
     from distributed import LocalCluster
 
     options: dict[str, Any] = {
-        "n_workers": n_workers or os.cpu_count() or 1,
+        "n_workers": n_workers or default_workers(),
         "threads_per_worker": threads_per_worker,
         "processes": True,
         "dashboard_address": None,

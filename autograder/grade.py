@@ -1,6 +1,6 @@
 """Grade the whole class in one command (what `make grade` runs).
 
-    python -m autograder.grade                   # every submission, on a Dask LocalCluster, one worker per core
+    python -m autograder.grade                   # every submission, on a Dask LocalCluster, one worker per core and one more
     python -m autograder.grade --workers 1       # one at a time, in this process
     python -m autograder.grade --assignment 05_retry_with_backoff --student ana
     python -m autograder.grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
@@ -276,7 +276,7 @@ def _rel(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=None,
-                        help=f"worker processes of the Dask LocalCluster (default: one per core = {default_workers()}); "
+                        help=f"worker processes of the Dask LocalCluster (default: one per core and one more = {default_workers()}); "
                              "1 grades one submission at a time in this process")
     parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")

@@ -1,6 +1,6 @@
 """The grading loop: many submissions at once on Dask, each graded once, every grade recorded.
 
-    results = grade_tasks(course, tasks)                                # a LocalCluster, one worker per core
+    results = grade_tasks(course, tasks)                                # a LocalCluster (default_workers)
     results = grade_tasks(course, tasks, scheduler="tcp://host:8786")   # the workers of a running cluster
     results = grade_tasks(course, tasks, workers=1)                     # one at a time, in this process
 
@@ -24,7 +24,6 @@ leaves it (the tests compare both). With PostgreSQL the workers write to it dire
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
 import uuid
@@ -33,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from . import gradebook as gbook
-from .cluster import Outcome, run_on_dask
+from .cluster import Outcome, default_workers, run_on_dask
 from .engine import Course
 from .results import SubmissionResult
 from .worker import Graded, GraderPlugin, Task, grade_task
@@ -42,14 +41,6 @@ __all__ = ["REGRADED", "Task", "default_workers", "grade_tasks", "longest_first"
 
 log = logging.getLogger(__name__)
 REGRADED = "regraded"  # the problem kind of a submission graded here after its worker failed
-
-
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = None, *,

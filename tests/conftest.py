@@ -51,7 +51,7 @@ def pytest_collection_modifyitems(config, items):
 def sample_class_graded(tmp_path_factory):
     """The sample class (autograder/submitted) graded once, as `make grade` grades it by default.
 
-    The grade command's default path: a Dask LocalCluster (one worker per core), the
+    The grade command's default path: a Dask LocalCluster (one worker per core and one more), the
     SQLite gradebook, sandboxed kernels when the sandbox can run here. Returns the
     output folder, the results by (student, assignment), the rows of grades.csv as
     they were right after the run (later tests may regrade into the same folder) and

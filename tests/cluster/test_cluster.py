@@ -211,3 +211,25 @@ def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp
         assert [(r.student, r.score) for r in results] == [("ada", 3), ("ben", 1), ("cleo", 2), ("dev", 0)], results
         assert {r.worker for r in results} <= set(client.run(os.getpid).values())
         assert client.run(cleanroom.zygotes_started) == started, "a task started a warm process of its own"
+
+
+@pytest.mark.parametrize(("available", "expected"), [(1, 1), (2, 3), (8, 9)])
+def test_the_default_is_one_worker_per_core_and_one_more(monkeypatch, available, expected):
+    """A worker waits on its kernel part of the time, so the grade command starts one more than the cores it
+    may use (`make bench` measures the gain); on one core it grades in its own process, with no cluster."""
+    from autograder import cluster, grade
+
+    monkeypatch.setattr(cluster.os, "sched_getaffinity", lambda pid: set(range(available)), raising=False)
+    assert cluster.cores() == available
+    assert cluster.default_workers() == expected
+    assert f"one per core and one more = {expected}" in " ".join(grade_help(grade).split())
+
+
+def grade_help(grade) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        grade.main(["--help"])
+    return out.getvalue()
