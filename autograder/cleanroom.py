@@ -427,13 +427,13 @@ class Zygote:
         self.kernel_modules = kernel_modules
         mode = "sandboxed" if options.sandboxed else "plain"
         if kernel_modules is None:
-            self.folder = Path(tempfile.mkdtemp(prefix="clean-room-"))
+            self.folder = own_folder(FOLDER_PREFIX, tempfile.gettempdir())
             workdir, sockets = self.folder, None
             argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL), mode]
         else:  # grading kernels (autograder.kernelfork): started as `python -m ipykernel_launcher` would be
             from .sandbox import _short_tmp
 
-            self.folder = Path(tempfile.mkdtemp(prefix="k-", dir=_short_tmp())).resolve()
+            self.folder = own_folder(KERNEL_FOLDER_PREFIX, _short_tmp()).resolve()
             workdir, sockets = self.folder / "w", self.folder / "s"
             for made in (workdir, sockets):
                 made.mkdir()
@@ -533,10 +533,58 @@ class Zygote:
                         stream.close()
                     except OSError:
                         pass
-        import shutil
-
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_folder(self.folder)
         _started.discard(self)
+
+
+#: A clean-room process's folder is named ``<prefix><pid of the grading process>-<random>``, so that
+#: one left by a grading process that is gone can be told from one in use.
+FOLDER_PREFIX, KERNEL_FOLDER_PREFIX = "clean-room-", "k-"
+_swept: set[tuple[str, str]] = set()  # (parent, prefix): swept by this process already
+
+
+def own_folder(prefix: str, parent: str) -> Path:
+    """A new folder in ``parent`` for a clean-room process of this grading process.
+
+    The first time a process asks for one in ``parent``, it removes the folders with the same
+    prefix that this user's grading processes left there and that are gone. A process
+    killed outright (SIGKILL, or SIGTERM to a Dask worker's whole process group) could not
+    stop its clean-room processes and remove their folders itself; each such process exits when
+    its grader is gone (its requests pipe closes), and the folder stays until this sweep.
+    """
+    import tempfile
+
+    if (parent, prefix) not in _swept:
+        _swept.add((parent, prefix))
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            entries = []
+        for entry in entries:
+            pid = entry.name[len(prefix):].split("-", 1)[0]
+            if not (entry.name.startswith(prefix) and pid.isdigit() and int(pid) != os.getpid()):
+                continue
+            try:
+                if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                    continue
+                os.kill(int(pid), 0)
+            except ProcessLookupError:  # its grading process is gone
+                remove_folder(Path(entry.path))
+            except OSError:  # alive (maybe another user's), or not ours to check
+                continue
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+
+
+def remove_folder(folder: Path) -> None:
+    """Remove ``folder`` and all in it, read-only parts included (a run's folder is read-only); errors are ignored."""
+    import shutil
+
+    for root, _dirs, _files in os.walk(folder):
+        try:
+            os.chmod(root, 0o700)
+        except OSError:
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 _started: weakref.WeakSet[Zygote] = weakref.WeakSet()  # every clean-room process not yet closed

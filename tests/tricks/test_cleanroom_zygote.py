@@ -173,3 +173,63 @@ def test_a_course_can_ask_for_a_fresh_process_per_run(tmp_path):
     assert options.fork is False
     done = cleanroom.run(plan(HONEST, TEST), tmp_path, cleanroom.Settings(sandboxed=False, fork=options.fork))
     assert not done.forked and done.complete and done.tests["test_0"].passed
+
+
+# A grading process that makes a clean-room process, leaves a read-only run folder in its folder (as a run
+# stopped halfway does), says where, and waits to be killed.
+KILLED_GRADER = """
+import sys
+from autograder import cleanroom
+options = cleanroom.Settings(sandboxed=sys.argv[1] == "sandboxed", cell_timeout=10, notebook_timeout=30)
+zygote = cleanroom.Zygote(options, ("json",) if sys.argv[2] == "kernel" else None)
+run = zygote.folder / "clean-room-run-1"
+run.mkdir()
+(run / "notebook.ipynb").write_text("{}")
+(run / "notebook.ipynb").chmod(0o444)
+run.chmod(0o555)
+print(zygote.folder, zygote.proc.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("sandboxed", [False, pytest.param(True, marks=needs_sandbox)],
+                         ids=["unsandboxed", "sandboxed"])
+@pytest.mark.parametrize("kind", ["clean-run", "kernel"])
+def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypatch, sandboxed, kind):
+    """A grading process killed outright (SIGKILL; SIGTERM to a Dask worker's group) cannot remove its
+    clean-room process's folder; the next grading process to make one in that temp folder removes it,
+    and keeps those of processes still running."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    import psutil
+
+    tmp = Path(tempfile.mkdtemp(prefix="zy", dir="/tmp"))  # short: a kernel's socket paths must fit
+    try:
+        grader = subprocess.Popen([sys.executable, "-c", KILLED_GRADER, "sandboxed" if sandboxed else "plain", kind],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "TMPDIR": str(tmp)})
+        folder, zygote = grader.stdout.readline().decode().split()
+        folder, prefix = Path(folder), (cleanroom.KERNEL_FOLDER_PREFIX if kind == "kernel" else cleanroom.FOLDER_PREFIX)
+        assert folder.parent == tmp and folder.name.startswith(f"{prefix}{grader.pid}-"), folder
+        grader.kill()
+        grader.wait()
+        deadline = time.monotonic() + 60
+        while psutil.pid_exists(int(zygote)) and psutil.Process(int(zygote)).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline, "the clean-room process outlived its grader by a minute"
+            time.sleep(0.05)
+        assert folder.exists(), "the killed grader left nothing behind: this test no longer shows the leak"
+        running = tmp / f"{prefix}{os.getppid()}-inuse"  # a grading process still running (this test's parent)
+        running.mkdir()
+
+        monkeypatch.setattr(cleanroom, "_swept", set())
+        new = cleanroom.own_folder(prefix, str(tmp))
+        assert not folder.exists(), sorted(p.name for p in tmp.iterdir())
+        assert running.exists() and new.exists() and new.name.startswith(f"{prefix}{os.getpid()}-")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
