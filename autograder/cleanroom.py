@@ -42,6 +42,7 @@ import functools
 import json
 import logging
 import os
+import re
 import secrets
 import selectors
 import signal
@@ -546,8 +547,8 @@ _swept: set[tuple[str, str]] = set()  # (parent, prefix): swept by this process 
 def own_folder(prefix: str, parent: str) -> Path:
     """A new folder in ``parent`` for a clean-room process of this grading process.
 
-    The first time a process asks for one in ``parent``, it removes the folders with the same
-    prefix that this user's grading processes left there and that are gone. A process
+    The first time a process asks for one in ``parent``, it removes the folders named like its
+    own that this user's grading processes left there and that are gone. A process
     killed outright (SIGKILL, or SIGTERM to a Dask worker's whole process group) could not
     stop its clean-room processes and remove their folders itself; each such process exits when
     its grader is gone (its requests pipe closes), and the folder stays until this sweep.
@@ -561,9 +562,10 @@ def own_folder(prefix: str, parent: str) -> Path:
         except OSError:
             entries = []
         for entry in entries:
-            pid = entry.name[len(prefix):].split("-", 1)[0]
-            if not (entry.name.startswith(prefix) and pid.isdigit() and int(pid) != os.getpid()):
+            named = re.fullmatch(re.escape(prefix) + r"(\d+)-[a-z0-9_]{8}", entry.name)  # as mkdtemp names ours
+            if named is None or int(named[1]) == os.getpid():
                 continue
+            pid = named[1]
             try:
                 if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.geteuid():
                     continue

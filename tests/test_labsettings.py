@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 from jupyter_client import BlockingKernelClient
 
 from autograder import labsettings
+from tests.e2e.labdriver import free_port
 
 VALIDATE = "@jupyter/nbgrader:validate-assignment"
 
@@ -100,9 +100,7 @@ def _server_with_a_taken_port(tmp_path: Path, *extra: str):
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, str(spec / "taken.py"), "{connection_file}"], "display_name": "taken",
         "language": "python", "env": {"PORTS_LOG": str(log), "HOLDER_PIDS": str(holders)}}))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port, token = s.getsockname()[1], "t"
+    port, token = free_port(), "t"
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")},
            "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_DATA_DIR": str(data),
            "JUPYTER_CONFIG_PATH": str(prefix / "etc" / "jupyter"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}

@@ -8,8 +8,16 @@ ends stops them.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
+import psutil
 import pytest
 
 from autograder import cleanroom
@@ -198,18 +206,7 @@ sys.stdin.read()
 def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypatch, sandboxed, kind):
     """A grading process killed outright (SIGKILL; SIGTERM to a Dask worker's group) cannot remove its
     clean-room process's folder; the next grading process to make one in that temp folder removes it,
-    and keeps those of processes still running."""
-    import os
-    import shutil
-    import signal
-    import subprocess
-    import sys
-    import tempfile
-    import time
-    from pathlib import Path
-
-    import psutil
-
+    and keeps those of processes still running and folders it did not name."""
     tmp = Path(tempfile.mkdtemp(prefix="zy", dir="/tmp"))  # short: a kernel's socket paths must fit
     try:
         grader = subprocess.Popen([sys.executable, "-c", KILLED_GRADER, "sandboxed" if sandboxed else "plain", kind],
@@ -224,12 +221,15 @@ def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypa
             assert time.monotonic() < deadline, "the clean-room process outlived its grader by a minute"
             time.sleep(0.05)
         assert folder.exists(), "the killed grader left nothing behind: this test no longer shows the leak"
-        running = tmp / f"{prefix}{os.getppid()}-inuse"  # a grading process still running (this test's parent)
-        running.mkdir()
+        running = tmp / f"{prefix}{os.getppid()}-stillrun"  # a grading process still running (this test's parent)
+        not_ours = tmp / f"{prefix}{grader.pid}-notmkdtemp"  # the gone process's number, but not a name it made
+        for kept in (running, not_ours):
+            kept.mkdir()
 
         monkeypatch.setattr(cleanroom, "_swept", set())
         new = cleanroom.own_folder(prefix, str(tmp))
         assert not folder.exists(), sorted(p.name for p in tmp.iterdir())
-        assert running.exists() and new.exists() and new.name.startswith(f"{prefix}{os.getpid()}-")
+        assert running.exists() and not_ours.exists(), sorted(p.name for p in tmp.iterdir())
+        assert new.exists() and new.name.startswith(f"{prefix}{os.getpid()}-")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
