@@ -18,7 +18,7 @@ import pytest
 from jupyter_client import BlockingKernelClient
 
 from autograder import labsettings
-from tests.e2e.labdriver import free_port
+from tests.ports import free_port
 
 VALIDATE = "@jupyter/nbgrader:validate-assignment"
 
@@ -86,14 +86,37 @@ os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", conn
 '''
 
 
-def _server_with_a_taken_port(tmp_path: Path, *extra: str):
-    """A real Jupyter server reading the config :func:`labsettings.write` wrote, and a kernel whose port is taken.
+def _environment_with(prefix: Path, written: bool) -> Path:
+    """A Python environment at ``prefix`` that runs this one's packages: the Python a server of its own runs.
 
-    Returns ``(kernel's final state, the ports of each launch)``: "answered" when the server's
-    kernel answered a kernel_info request, "died" when the server gave up on it.
+    A server reads its environment's config from ``sys.prefix/etc/jupyter``, where ``make setup``
+    has already written the course's settings for this test's own environment; a server run by
+    this one's Python would find them whatever the test wrote. With ``written``,
+    :func:`labsettings.write` writes the config into ``prefix``, as ``make setup`` writes it.
     """
-    prefix, data, log, holders = tmp_path / "env", tmp_path / "data", tmp_path / "ports.log", tmp_path / "holders"
-    labsettings.write(prefix)
+    import site
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(prefix)], check=True)
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    packages = Path(subprocess.run([str(prefix / "bin" / "python"), "-c", where],
+                                   check=True, capture_output=True, text=True).stdout.strip())
+    (packages / "course-packages.pth").write_text(
+        "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages()))
+    if written:
+        labsettings.write(prefix)
+    return prefix / "bin" / "python"
+
+
+def _server_with_a_taken_port(tmp_path: Path, written: bool, *extra: str):
+    """A real Jupyter server, with the config :func:`labsettings.write` writes or without, and a kernel
+    whose port is taken.
+
+    Returns ``(kernel's final state, the ports of each launch, the end of the server's log)``: "answered"
+    when the server's kernel answered a kernel_info request, "died" when the server gave up on it, None
+    when neither happened within a minute.
+    """
+    data, log, holders = tmp_path / "data", tmp_path / "ports.log", tmp_path / "holders"
+    python = _environment_with(tmp_path / "env", written)
     spec = data / "kernels" / "taken"
     spec.mkdir(parents=True)
     (spec / "taken.py").write_text(TAKEN_KERNEL)
@@ -103,13 +126,14 @@ def _server_with_a_taken_port(tmp_path: Path, *extra: str):
     port, token = free_port(), "t"
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")},
            "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_DATA_DIR": str(data),
-           "JUPYTER_CONFIG_PATH": str(prefix / "etc" / "jupyter"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "jupyter"), "server", "--no-browser", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={tmp_path}", "--KernelRestarter.time_to_dead=0.5",
-         *(["--allow-root"] if os.geteuid() == 0 else []), *extra],
-        env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "server.log").open("wb"), start_new_session=True)
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    with (tmp_path / "server.log").open("wb") as server_log:
+        server = subprocess.Popen(
+            [str(python), "-m", "jupyter_server", "--no-browser", f"--port={port}",
+             "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+             f"--ServerApp.root_dir={tmp_path}", "--KernelRestarter.time_to_dead=0.5",
+             *(["--allow-root"] if os.geteuid() == 0 else []), *extra],
+            env=env, stdout=subprocess.DEVNULL, stderr=server_log, start_new_session=True)
     base = f"http://127.0.0.1:{port}/api"
 
     def call(method: str, path: str, body: dict | None = None):
@@ -150,7 +174,8 @@ def _server_with_a_taken_port(tmp_path: Path, *extra: str):
                 finally:
                     client.stop_channels()
             time.sleep(0.2)
-        return state, [json.loads(line) for line in log.read_text().splitlines()]
+        launches = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        return state, launches, (tmp_path / "server.log").read_text(errors="replace")[-4000:]
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -164,14 +189,14 @@ def test_a_kernel_whose_port_was_taken_restarts_on_new_ports(tmp_path):
     """The course's server config lets the kernel restart on new ports; jupyter_client's default kills it.
 
     Without it, the browser tests lost a kernel ("Disconnected") while the other lane graded on Dask:
-    the five restarts reused the one port a Dask connection held.
+    the five restarts reused the one port another program held.
     """
-    state, launches = _server_with_a_taken_port(tmp_path / "course")
-    assert state == "answered", launches
-    assert len(launches) >= 2 and launches[1]["control_port"] != launches[0]["control_port"], launches
+    state, launches, log = _server_with_a_taken_port(tmp_path / "course", True)
+    assert state == "answered", (launches, log)
+    assert len(launches) >= 2 and launches[1]["control_port"] != launches[0]["control_port"], (launches, log)
 
-    # jupyter_client's default: the restart reuses the port (one restart shows it; the server tries five)
-    state, launches = _server_with_a_taken_port(tmp_path / "default", "--KernelManager.cache_ports=True",
-                                                "--KernelRestarter.restart_limit=1")
-    assert state == "died", launches
-    assert len(launches) == 2 and launches[1]["control_port"] == launches[0]["control_port"], launches
+    # Without the course's config, jupyter_client's default: the restart reuses the port (one restart shows
+    # it; the server tries five)
+    state, launches, log = _server_with_a_taken_port(tmp_path / "default", False, "--KernelRestarter.restart_limit=1")
+    assert state == "died", (launches, log)
+    assert len(launches) == 2 and launches[1]["control_port"] == launches[0]["control_port"], (launches, log)

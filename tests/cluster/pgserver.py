@@ -22,7 +22,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,7 @@ import weakref
 from pathlib import Path
 
 from autograder.gradebook import gradebook_url
+from tests.ports import free_port
 
 ROLE = "grader"
 DATABASE = "gradebook"
@@ -51,12 +51,6 @@ def find_bindir() -> Path:
         return Path(candidates[-1]).parent
     raise PgUnavailable("PostgreSQL's server binaries (initdb, pg_ctl) are not installed; on Debian/Ubuntu: "
                         "`sudo apt-get install postgresql`")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _run_as() -> pwd.struct_passwd | None:

@@ -38,6 +38,7 @@ import pytest
 
 from autograder.course import ROOT
 from tests.conftest import SAMPLE_CLASS_LIMITS
+from tests.ports import free_port
 from tests.sandbox.probe_assignment import need_sandbox
 
 pytestmark = pytest.mark.slow
@@ -67,12 +68,6 @@ def test_the_guide_binds_the_trial_to_loopback():
     worker = commands["worker"]
     assert worker[worker.index("--host") + 1] == "127.0.0.1" and worker[2] == "tcp://127.0.0.1:8786"
     assert worker[worker.index("--nthreads") + 1] == "1"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _instructor_env(tmp: Path) -> dict[str, str]:
@@ -113,7 +108,7 @@ def cluster(tmp: Path, worker_python: str | None = None):
     from distributed import Client
 
     commands = guide_commands()
-    port = str(_free_port())
+    port = str(free_port())
     scheduler_cmd = [part.replace("8786", port) for part in commands["scheduler"]]
     worker_cmd = [part.replace("8786", port) for part in commands["worker"]]
     if worker_python:

@@ -20,7 +20,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+
+from tests.ports import free_port
 
 #: The repository the tests run from (its venvs serve the extra kernels).
 REPO = Path(__file__).resolve().parents[2]
@@ -66,12 +67,6 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-dev-shm-usage",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def copy_checkout(src: Path, dest: Path) -> Path:
