@@ -159,10 +159,76 @@ def default_workers() -> int:
     return n + 1 if n > 1 else 1
 
 
+# A LocalCluster's workers are forks of one process that has imported what a worker imports before
+# its first task (multiprocessing's forkserver), instead of new Pythons that each import it: Dask
+# and the grader (nbgrader, nbconvert, SQLAlchemy), about 2 s of CPU a worker. Measured on the
+# sample class (24 submissions, 3 workers on 2 cores, three interleaved pairs): 31.7 s against
+# 34.5 s and 55 against 62 CPU seconds. The forkserver starts with the first cluster of a process
+# and stops when the last one closes, so that the next cluster's workers start from the modules and
+# environment of their own time, as spawned workers do (a worker's sys.path and folder always do).
+WORKER_PRELOAD = ["distributed", "autograder.worker"]
+_forkserver_users = 0
+_forkserver_lock = threading.Lock()
+
+
+def _use_forkserver() -> None:
+    global _forkserver_users
+    from distributed.utils import get_mp_context
+
+    with _forkserver_lock:
+        _forkserver_users += 1
+        get_mp_context().set_forkserver_preload(WORKER_PRELOAD)  # in place of Dask's own list (numpy, ...)
+
+
+def _release_forkserver() -> None:
+    """One cluster fewer; with none left, stop the forkserver (the next cluster starts a fresh one)."""
+    global _forkserver_users
+    from multiprocessing import forkserver
+
+    with _forkserver_lock:
+        _forkserver_users -= 1
+        if _forkserver_users == 0:
+            forkserver._forkserver._stop()  # waits for it to exit; its workers have all exited by now
+
+
+_cluster_class: Any = None
+
+
+def _forked_cluster_class() -> Any:
+    """LocalCluster, holding the forkserver from its start until its close (or its failed start)."""
+    global _cluster_class
+    if _cluster_class is None:
+        from distributed import LocalCluster
+
+        class ForkedLocalCluster(LocalCluster):  # type: ignore[misc,valid-type]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                self._holds_forkserver = True
+                _use_forkserver()
+                try:
+                    super().__init__(*args, **kwargs)
+                except BaseException:
+                    self._give_back()
+                    raise
+
+            def _give_back(self) -> None:
+                if self._holds_forkserver:
+                    self._holds_forkserver = False
+                    _release_forkserver()
+
+            async def _close(self) -> None:
+                try:
+                    await super()._close()
+                finally:
+                    self._give_back()
+
+        _cluster_class = ForkedLocalCluster
+    return _cluster_class
+
+
 def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **kwargs: Any):
-    """A quiet LocalCluster of worker processes (no dashboard, no profiler), :func:`default_workers` by default."""
+    """A quiet LocalCluster of worker processes (no dashboard, no profiler), :func:`default_workers` by default;
+    its workers are forks of a process that has imported the grader (:data:`WORKER_PRELOAD`)."""
     import dask
-    from distributed import LocalCluster
 
     options: dict[str, Any] = {
         "n_workers": n_workers or default_workers(),
@@ -170,10 +236,14 @@ def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **k
         "processes": True,
         "dashboard_address": None,
         "silence_logs": logging.ERROR,
+        # A forkserver started for an earlier cluster still open has that one's environment: each worker
+        # sets this one's (a variable removed since then stays, the one difference from spawned workers).
+        "env": dict(os.environ),
     }
     options.update(kwargs)
-    with dask.config.set(QUIET_WORKERS):  # each nanny hands its worker the configuration it sees here
-        return LocalCluster(**options)
+    # each nanny hands its worker the configuration it sees here
+    with dask.config.set({**QUIET_WORKERS, "distributed.worker.multiprocessing-method": "forkserver"}):
+        return _forked_cluster_class()(**options)
 
 
 class StartingCluster:
