@@ -250,7 +250,7 @@ class StartingCluster:
     """A LocalCluster started in a background thread, so that it comes up while the caller works.
 
     The grade command starts one before it generates the assignments and closes it while it
-    writes grades, feedback and the report: the workers' start (their imports, about 2 s on
+    writes grades, feedback and the report: the workers' start (the grader's imports, about 2 s on
     2 cores) and the cluster's shutdown (about 1 s) then overlap work that is done anyway,
     instead of adding to it. With ``warm``, ``(function, argument)``, each worker runs
     ``function(argument)`` as soon as it is up, before any task it gets later (the grade
