@@ -18,7 +18,6 @@ import pytest
 from jupyter_client import BlockingKernelClient
 
 from autograder import labsettings
-from tests.ports import free_port
 
 VALIDATE = "@jupyter/nbgrader:validate-assignment"
 
@@ -123,18 +122,20 @@ def _server_with_a_taken_port(tmp_path: Path, written: bool, *extra: str):
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, str(spec / "taken.py"), "{connection_file}"], "display_name": "taken",
         "language": "python", "env": {"PORTS_LOG": str(log), "HOLDER_PIDS": str(holders)}}))
-    port, token = free_port(), "t"
+    token = "t"
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")},
            "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_DATA_DIR": str(data),
            "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
     with (tmp_path / "server.log").open("wb") as server_log:
         server = subprocess.Popen(
-            [str(python), "-m", "jupyter_server", "--no-browser", f"--port={port}",
-             "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+            # port 0: the server takes a free port when it binds, so no other program can take it meanwhile
+            [str(python), "-m", "jupyter_server", "--no-browser", "--port=0",
+             "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
              f"--ServerApp.root_dir={tmp_path}", "--KernelRestarter.time_to_dead=0.5",
              *(["--allow-root"] if os.geteuid() == 0 else []), *extra],
             env=env, stdout=subprocess.DEVNULL, stderr=server_log, start_new_session=True)
-    base = f"http://127.0.0.1:{port}/api"
+    info = tmp_path / "runtime" / f"jpserver-{server.pid}.json"  # written once it listens: its port
+    base = ""
 
     def call(method: str, path: str, body: dict | None = None):
         request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body else None,
@@ -146,9 +147,10 @@ def _server_with_a_taken_port(tmp_path: Path, written: bool, *extra: str):
         deadline = time.monotonic() + 60
         while True:  # the server is up when it answers
             try:
+                base = base or f"http://127.0.0.1:{json.loads(info.read_text())['port']}/api"
                 call("GET", "/status")
                 break
-            except OSError:
+            except (OSError, ValueError):  # not written yet, or not whole
                 assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
                 time.sleep(0.2)
         kernel = call("POST", "/kernels", {"name": "taken"})
