@@ -26,6 +26,7 @@ remote workers with ``dask worker --nthreads 1``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -191,38 +192,35 @@ def _release_forkserver() -> None:
             forkserver._forkserver._stop()  # waits for it to exit; its workers have all exited by now
 
 
-_cluster_class: Any = None
-
-
+@functools.cache
 def _forked_cluster_class() -> Any:
-    """LocalCluster, holding the forkserver from its start until its close (or its failed start)."""
-    global _cluster_class
-    if _cluster_class is None:
-        from distributed import LocalCluster
+    """LocalCluster, holding the forkserver from its start until its close (or its failed start).
 
-        class ForkedLocalCluster(LocalCluster):  # type: ignore[misc,valid-type]
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                self._holds_forkserver = True
-                _use_forkserver()
-                try:
-                    super().__init__(*args, **kwargs)
-                except BaseException:
-                    self._give_back()
-                    raise
+    Made on first use: importing Dask costs a command that never starts a cluster about 0.4 s."""
+    from distributed import LocalCluster
 
-            def _give_back(self) -> None:
-                if self._holds_forkserver:
-                    self._holds_forkserver = False
-                    _release_forkserver()
+    class ForkedLocalCluster(LocalCluster):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self._holds_forkserver = True
+            _use_forkserver()
+            try:
+                super().__init__(*args, **kwargs)
+            except BaseException:
+                self._give_back()
+                raise
 
-            async def _close(self) -> None:
-                try:
-                    await super()._close()
-                finally:
-                    self._give_back()
+        def _give_back(self) -> None:
+            if self._holds_forkserver:
+                self._holds_forkserver = False
+                _release_forkserver()
 
-        _cluster_class = ForkedLocalCluster
-    return _cluster_class
+        async def _close(self) -> None:
+            try:
+                await super()._close()
+            finally:
+                self._give_back()
+
+    return ForkedLocalCluster
 
 
 def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **kwargs: Any):
