@@ -239,9 +239,13 @@ def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **k
         "env": dict(os.environ),
     }
     options.update(kwargs)
+    # Imports distributed, and with it its configuration defaults, before the `with`: imported
+    # inside it, its defaults would be set inside it, and taken away with the `with`'s settings
+    # at its end (dask.config.set puts back the "distributed" key as it was: absent).
+    cluster_class = _forked_cluster_class()
     # each nanny hands its worker the configuration it sees here
     with dask.config.set({**QUIET_WORKERS, "distributed.worker.multiprocessing-method": "forkserver"}):
-        return _forked_cluster_class()(**options)
+        return cluster_class(**options)
 
 
 class StartingCluster:
@@ -350,10 +354,11 @@ def usable_workers(client: Any, address: str) -> list[str]:
     return sorted(w for w in answers if not any(w in ws for ws in bad.values()))
 
 
-def _watch_workers(client: Any, futures: list, lost_after: float) -> threading.Event:
+def _watch_workers(client: Any, futures: list, lost_after: float, guard: threading.Lock) -> threading.Event:
     """Cancel the unfinished ``futures`` once the cluster has had no worker for ``lost_after`` seconds.
 
     Returns an event that is set when that happened (or when the caller sets it to stop the watch).
+    The caller holds ``guard`` while it adds to ``futures``, and adds none once the event is set.
     """
     lost = threading.Event()
 
@@ -369,10 +374,11 @@ def _watch_workers(client: Any, futures: list, lost_after: float) -> threading.E
                 continue
             alone_since = alone_since or time.monotonic()
             if time.monotonic() - alone_since >= lost_after:
-                for future in futures:
-                    if not future.done():
-                        future.cancel()
-                lost.set()
+                with guard:
+                    lost.set()
+                    for future in futures:
+                        if not future.done():
+                            future.cancel()
 
     threading.Thread(target=watch, name="dask-workers-watch", daemon=True).start()
     return lost
@@ -451,12 +457,34 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
             return [o for o in outcomes if o is not None]
         if plugin is not None:
             client.run(_add_plugin, plugin, workers=workers)
-        futures = [client.submit(_run_task, task_fn, task, time_limit, pure=False, workers=workers)
-                   for task in tasks]
-        index = {future.key: i for i, future in enumerate(futures)}
-        lost = _watch_workers(client, futures, lost_after)
+        # One task in flight per worker, the next handed out as one comes back: in the order of
+        # ``tasks`` (the caller puts the longest first), to whichever worker is free. Submitted all
+        # at once, each worker would get its share up front and run it newest first.
+        guard = threading.Lock()
+        futures: list = []
+        index: dict[str, int] = {}
+        lost = _watch_workers(client, futures, lost_after, guard)
+        pending = as_completed(loop=client.loop)
+        submitted = 0
+
+        def hand_out() -> None:
+            nonlocal submitted
+            with guard:
+                if lost.is_set():
+                    return
+                future = client.submit(_run_task, task_fn, tasks[submitted], time_limit, pure=False,
+                                       workers=workers)
+                futures.append(future)
+            index[future.key] = submitted
+            submitted += 1
+            pending.add(future)
+
         try:
-            for future in as_completed(futures, loop=client.loop):
+            while submitted < min(len(workers), len(tasks)):
+                hand_out()
+            for future in pending:
+                if submitted < len(tasks):
+                    hand_out()
                 i = index[future.key]
                 try:
                     data = future.result()
@@ -470,6 +498,9 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
                                       reason=reason)
                 done(i, outcome)
                 future.release()
+            for i in range(submitted, len(tasks)):  # never handed out: the cluster had no workers left
+                done(i, Outcome(tasks[i], error=f"the cluster had no workers for {lost_after:.0f} s",
+                                reason=f"the cluster had no workers for {lost_after:.0f} s"))
         finally:
             lost.set()  # stops the watch
             if plugin is not None:

@@ -78,3 +78,10 @@ def run_forever(seconds: int, after: float = 0) -> str:
 def run_forever_late(seconds: int) -> str:
     """:func:`run_forever`, its child started 2 s late: after a 1 s time limit has already fired."""
     return run_forever(seconds, after=2)
+
+
+def stamped(n: int) -> tuple[int, float, float]:
+    """(n, when it started, when it ended), on the machine-wide monotonic clock every process shares."""
+    started = time.monotonic()
+    sum(range(20_000))  # some work, so that it ends after it started
+    return n, started, time.monotonic()

@@ -9,6 +9,8 @@ Course, the assignment generated once before fanning out, and a PostgreSQL grade
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -128,6 +130,31 @@ def test_a_scheduler_address_takes_the_same_path(scheduler):
     for o in good:
         serials.setdefault(o.value[1], set()).add(o.value[2])
     assert all(len(s) == 1 for s in serials.values()), serials
+
+
+def test_tasks_are_handed_out_in_their_order_one_per_free_worker(scheduler):
+    """The caller puts the longest tasks first; each goes out only when a worker is free for it.
+
+    Submitted all at once, each worker got its share up front and ran it newest first, so the
+    longest tasks ran last. With one task in flight per worker, when task i starts, at least
+    i - workers + 1 tasks have already ended."""
+    workers = 2  # the fixture's
+    outcomes = run_on_dask(list(range(10)), tasks.stamped, address=scheduler)
+    spans = {o.value[0]: o.value[1:] for o in outcomes}
+    for i, (started, _) in spans.items():
+        ended_before = sum(end <= started for j, (_, end) in spans.items() if j != i)
+        assert ended_before >= i - workers + 1, (i, ended_before, spans)
+
+
+def test_a_first_cluster_keeps_dasks_distributed_settings():
+    """In a process that had not imported distributed yet, starting a cluster leaves its settings
+    in place: a Client made afterwards finds them (they were removed with the cluster's own)."""
+    code = ("import dask\n"
+            "from autograder.cluster import local_cluster\n"
+            "with local_cluster(n_workers=1) as cluster:\n"
+            "    print(dask.config.get('distributed.comm.timeouts.connect'))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr[-3000:]
 
 
 def test_the_time_limit_kills_what_the_task_started(scheduler):
