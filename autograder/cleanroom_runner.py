@@ -33,6 +33,13 @@ replacing a builtin or a module attribute does not change the runner.
 """
 
 
+#: What a zygote in kernel mode imports before it forks kernels, besides the notebooks' setup
+#: imports (``autograder.kernelfork.PRELOAD``): ipykernel, and the kernel's debugger (debugpy),
+#: which a kernel otherwise imports as it starts, 0.1 s of CPU each (tests/sandbox/test_kernel_fork.py
+#: checks that a kernel started from these imports nothing more of ipykernel or debugpy).
+KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger")
+
+
 def _cleanroom(payload=None):  # noqa: C901 - one self-contained function: nothing else runs in the sandbox
     """Run one payload (read from stdin when not given) and exit; never returns."""
     import ast
@@ -464,7 +471,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     keep = set(os.listdir(tmp)) if sandboxed else set()
     for name in ["unittest", "unittest.mock", "json", "json.encoder", "time", "threading", "random", "math",
                  "asyncio", "dis", "ast", "resource", "ctypes"] if kernel_modules is None else \
-            ["ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", *kernel_modules]:
+            [*KERNEL_MODULES, *kernel_modules]:
         try:
             importlib.import_module(name)
         except BaseException:  # noqa: BLE001 - a run imports it again and fails as a fresh process would

@@ -214,3 +214,38 @@ def test_no_kernel_process_is_left_once_the_pool_is_closed(tmp_path):
     assert cleanroom.running_zygotes() == 1
     cleanroom.close_zygotes()
     assert cleanroom.running_zygotes() == 0
+
+
+_KERNEL_START = """
+import json, os, sys, tempfile
+from autograder.cleanroom_runner import KERNEL_MODULES
+from autograder.kernelfork import PRELOAD
+from jupyter_client import write_connection_file
+for name in (*KERNEL_MODULES, *PRELOAD):
+    __import__(name)
+folder = tempfile.mkdtemp()
+os.environ["HOME"] = folder
+connection_file, _ = write_connection_file(os.path.join(folder, "kernel.json"))
+read, write = os.pipe()
+if os.fork() == 0:  # as the zygote forks a kernel
+    before = set(sys.modules)
+    from ipykernel.kernelapp import IPKernelApp
+    IPKernelApp.instance().initialize(["-f", connection_file])
+    os.write(write, json.dumps(sorted(set(sys.modules) - before)).encode())
+    os._exit(0)
+os.close(write)
+print(os.read(read, 1 << 20).decode())
+"""
+
+
+def test_a_forked_kernel_finds_ipykernel_and_its_debugger_imported():
+    """What ipykernel imports as a kernel starts, debugpy above all (0.1 s of CPU a kernel), the
+    zygote has imported before it forks: a kernel started from its imports imports none of it again."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _KERNEL_START], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    imported = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not [m for m in imported if m.split(".")[0] in ("ipykernel", "debugpy", "_pydevd_bundle", "pydevd")], imported
