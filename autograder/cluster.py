@@ -480,7 +480,7 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
             pending.add(future)
 
         try:
-            while submitted < min(len(workers), len(tasks)):
+            while submitted < min(len(workers), len(tasks)) and not lost.is_set():
                 hand_out()
             for future in pending:
                 if submitted < len(tasks):

@@ -85,3 +85,13 @@ def stamped(n: int) -> tuple[int, float, float]:
     started = time.monotonic()
     sum(range(20_000))  # some work, so that it ends after it started
     return n, started, time.monotonic()
+
+
+def stop_my_worker(n: int) -> int:
+    """Closes the worker that runs it (a worker lost mid-run), then waits to be stopped with it."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    worker.loop.add_callback(worker.close)
+    time.sleep(2)  # the worker has left the cluster by then: what this returns goes nowhere
+    return n

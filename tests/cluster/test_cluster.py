@@ -260,3 +260,16 @@ def grade_help(grade) -> str:
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         grade.main(["--help"])
     return out.getvalue()
+
+
+def test_tasks_not_run_when_the_cluster_has_lost_every_worker_fail_with_the_reason():
+    """The first task stops its worker, the cluster's only one: that task and the ones not yet handed out
+    get an outcome saying the cluster had no workers, after ``lost_after`` seconds, instead of waiting forever."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        seen = []
+        outcomes = run_on_dask([1, 2, 3], tasks.stop_my_worker, client=client, lost_after=1, on_outcome=seen.append)
+    assert [o.task for o in outcomes] == [1, 2, 3] and len(seen) == 3
+    assert all(not o.ok and o.reason == "the cluster had no workers for 1 s" for o in outcomes), outcomes
