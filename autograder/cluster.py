@@ -233,6 +233,10 @@ def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **k
         "threads_per_worker": threads_per_worker,
         "processes": True,
         "dashboard_address": None,
+        # No dashboard, but the scheduler still serves its health and metrics pages: on a port of its
+        # own, not Dask's usual 8787, which another cluster or a dashboard may hold ("Port 8787 is
+        # already in use" would be printed on every `make grade` then).
+        "scheduler_kwargs": {"dashboard_address": ":0"},
         "silence_logs": logging.ERROR,
         # A forkserver started for an earlier cluster still open has that one's environment: each worker
         # sets this one's (a variable removed since then stays, the one difference from spawned workers).

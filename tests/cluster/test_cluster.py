@@ -157,6 +157,23 @@ def test_a_first_cluster_keeps_dasks_distributed_settings():
     assert done.returncode == 0 and done.stdout.strip(), done.stderr[-3000:]
 
 
+def test_a_cluster_starts_quietly_when_dasks_usual_port_is_taken():
+    """Another cluster or a Dask dashboard holds port 8787: the grade command's cluster does not warn."""
+    code = ("import socket, warnings\n"
+            "warnings.simplefilter('always')\n"
+            "held = socket.socket()\n"
+            "try:\n"
+            "    held.bind(('', 8787)); held.listen()\n"
+            "except OSError:\n"
+            "    pass  # something holds it already\n"
+            "from autograder.cluster import local_cluster\n"
+            "with local_cluster(n_workers=1) as cluster:\n"
+            "    print('up')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "up", done.stderr[-3000:]
+    assert "already in use" not in done.stderr, done.stderr[-3000:]
+
+
 def test_the_time_limit_kills_what_the_task_started(scheduler):
     """Dask cannot stop a task; the worker kills the task's processes when its time is up."""
     started = time.perf_counter()
