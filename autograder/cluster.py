@@ -252,13 +252,12 @@ def local_cluster(n_workers: int | None = None, threads_per_worker: int = 1, **k
         return cluster_class(**options)
 
 
-def quiet_for_shutdown() -> int:
+def quiet_for_shutdown() -> None:
     """Run on each worker (``Client.run``) as the grade command's cluster shuts down: distributed's
     own errors from then on are the shutdown's, not news. (A worker's heartbeat that meets the
     closing scheduler logged "Failed to communicate with scheduler during heartbeat" with a
     traceback, in about one run of ``make grade`` in six, after every grade was in.)"""
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    return logging.getLogger("distributed").level
 
 
 class StartingCluster:
@@ -483,6 +482,7 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
         lost = _watch_workers(client, futures, lost_after, guard)
         pending = as_completed(loop=client.loop)
         submitted = 0
+        gone = f"the cluster had no workers for {lost_after:.0f} s"  # why the tasks left then failed
 
         def hand_out() -> None:
             nonlocal submitted
@@ -509,15 +509,13 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
                                       data["worker"], data["timed_out"], data.get("reason", ""))
                 except Exception as err:  # noqa: BLE001 - the worker died, the task could not be unpickled
                     # there, or the result could not travel back
-                    reason = (f"the cluster had no workers for {lost_after:.0f} s" if lost.is_set()
-                              and future.cancelled() else describe(err))
+                    reason = gone if lost.is_set() and future.cancelled() else describe(err)
                     outcome = Outcome(tasks[i], error="".join(traceback.format_exception(err)).strip(),
                                       reason=reason)
                 done(i, outcome)
                 future.release()
             for i in range(submitted, len(tasks)):  # never handed out: the cluster had no workers left
-                done(i, Outcome(tasks[i], error=f"the cluster had no workers for {lost_after:.0f} s",
-                                reason=f"the cluster had no workers for {lost_after:.0f} s"))
+                done(i, Outcome(tasks[i], error=gone, reason=gone))
         finally:
             lost.set()  # stops the watch
             if plugin is not None:

@@ -130,10 +130,8 @@ def histograms(results: list[SubmissionResult]) -> list[dict]:
     return out
 
 
-def colour(score_percent: float | None) -> str:
-    """The overview's colour for a score in % of the maximum (None: not submitted)."""
-    if score_percent is None:
-        return NOTHING
+def colour(score_percent: float) -> str:
+    """The overview's colour for a score in % of the maximum (``NOTHING`` is for no submission)."""
     x = min(max(score_percent, 0.0), 100.0)
     (x0, low), (x1, high) = (SCALE[0], SCALE[1]) if x <= SCALE[1][0] else (SCALE[1], SCALE[2])
     t = (x - x0) / (x1 - x0)
@@ -156,9 +154,12 @@ def overview(results: list[SubmissionResult]) -> dict:
         cells = []
         for assignment in assignments:
             r = found.get((student, assignment))
-            cells.append(None if r is None else {
-                "score": r.score, "max_score": r.max_score, "percent": percent(r),
-                "attention": r.status == ATTENTION, "colour": colour(percent(r)), "ink": ink(colour(percent(r)))})
+            if r is None:
+                cells.append(None)
+                continue
+            background = colour(percent(r))
+            cells.append({"score": r.score, "max_score": r.max_score, "percent": percent(r),
+                          "attention": r.status == ATTENTION, "colour": background, "ink": ink(background)})
         rows.append({"student": student, "cells": cells})
     return {"assignments": assignments, "rows": rows, "nothing": NOTHING}
 
