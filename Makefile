@@ -153,7 +153,7 @@ test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS
 		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
 	$(call lane_ok,main) || failed="$$failed main"; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed (logs in $(TEST_LOGS)/)"; exit 1; fi
-	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises: solutions and stubs graded in full, the catalogue judged by the tests alone in the clean room; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only))."
+	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises: solutions and stubs graded in full, the catalogue judged by the tests alone in the clean room; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only, in the clean room but for one per assignment))."
 	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
 
 pythons: ## Say which supported Pythons were found (PYTHONS_REQUIRED="3.11 3.12 3.13": fail if one is missing)

@@ -163,7 +163,7 @@ def prove(assignment: str, root: Path, folder: Path = CATALOGUE, source: Path = 
 
 def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Path = SOLUTIONS,
               workers: int | None = None, only: dict[str, set[str]] | None = None,
-              clean_room: Collection[str] = ()) -> dict[str, list[Verdict]]:
+              clean_room: Collection[str | tuple[str, str]] = ()) -> dict[str, list[Verdict]]:
     """:func:`prove` for several assignments in one grading run (one cluster, its workers warmed up once).
 
     Args:
@@ -174,12 +174,13 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         only: ``assignment -> catalogue entry names`` to grade for that assignment
             (the solution and the stub are always graded); an assignment not in it
             gets its whole catalogue.
-        clean_room: the assignments whose catalogue entries are judged by their tests alone, run
-            in the clean room (:func:`clean_result`); their solution and stub are still graded
-            by the grading loop. What `make test` does for the Spanish editions, and for every
-            assignment on the other supported Pythons: what may change there is how the tests
-            judge the answers, not the grading machinery, which is proven on the English
-            catalogue on the course's own Python, where each entry is graded in full.
+        clean_room: the catalogue entries judged by their tests alone, run in the clean room
+            (:func:`clean_result`): an assignment's name stands for its whole catalogue, an
+            ``(assignment, entry)`` pair for one entry; the solution and the stub are always
+            graded by the grading loop. What `make test` does for the Spanish editions, for
+            every assignment on the other supported Pythons, and for the wording variants: what
+            may change there is how the tests judge the answers, not the grading machinery,
+            which is proven on the English catalogue on the course's own Python.
 
     Returns:
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
@@ -208,7 +209,7 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         for name, _, nb, _ in entries[assignment]:
             course.submit(name, assignment, nb)
     clean = {(assignment, name) for assignment, found in entries.items() for name, *_ in found
-             if assignment in clean_room and name not in ("solution", "stub")}
+             if (assignment in clean_room or (assignment, name) in clean_room) and name not in ("solution", "stub")}
     tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found
              if (assignment, name) not in clean]
     results = {(r.assignment, r.student): r for r in grade_tasks(course, tasks, workers)}

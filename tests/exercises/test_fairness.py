@@ -9,8 +9,10 @@ per assignment).
 
 The ``right_wording_*`` answers are marked ``wording``: they prove the meaning matchers
 of ``toolfaults.grading_text``, plain regular expressions whose unit tests
-(``tests/package``) run on every supported Python; `make test` grades them on the
-course's own Python only.
+(``tests/package``) run on every supported Python; `make test` judges them on the
+course's own Python only, by the tests alone in the clean room, but for the first of each
+assignment, which is graded in full (:data:`WORDING_GRADED`): what a wording variant
+changes is the text the tests read, and the tests are the same in both runs.
 
 The English catalogue is graded in full on the course's own Python. Elsewhere the solution
 and the stub are graded in full, and each catalogue entry is judged by the tests alone, run
@@ -21,7 +23,7 @@ from one edition or one Python to another is how the tests judge the answers; th
 machinery around them, and its agreement with the clean room on every entry
 (``test_no_catalogued_answer_is_flagged_by_the_cross_checks``,
 ``test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does``), is proven on the
-English catalogue on the course's own Python.
+English catalogue on the course's own Python (the wording variants but one per assignment aside).
 """
 
 from __future__ import annotations
@@ -53,8 +55,15 @@ def marked(assignment: str, *rest, id: str | None = None):
 
 
 GRADED_PARAMS = [marked(a, id=a) for a in GRADED]
-#: The assignments whose catalogue entries are judged in the clean room (see the module's docstring).
-CLEAN_ROOM = set(GRADED) if os.environ.get("FAIRNESS_CATALOGUE", "") == "clean-room" else set(SPANISH)
+#: The wording variant of each English assignment graded in full: its first ``right_wording_*`` in the catalogue.
+WORDING_GRADED = {a: next((v.name for v in catalogue(a) if v.name.startswith(WORDING[0])), None)
+                  for a in GRADED if a not in SPANISH}
+#: What is judged in the clean room (see the module's docstring): whole assignments' catalogues, and the
+#: other wording variants.
+CLEAN_ROOM: set[str | tuple[str, str]] = {
+    *(GRADED if os.environ.get("FAIRNESS_CATALOGUE", "") == "clean-room" else SPANISH),
+    *((a, v.name) for a in GRADED for v in catalogue(a) if v.name.startswith(WORDING) and v.name != WORDING_GRADED.get(a)),
+}
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
 _failed: list[str] = []  # why the grading run failed: later tests say so at once instead of grading again
@@ -199,18 +208,20 @@ def test_both_editions_score_every_answer_the_same(verdicts, assignment):
 @pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", [a for a in GRADED if a not in SPANISH])
 def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdicts, assignment, tmp_path):
-    """What the other Pythons rely on (FAIRNESS_CATALOGUE=clean-room): the tests alone, in the clean room,
-    give a catalogue entry the score and the failing tests its full grading gives it. Checked here on the
-    first and the last wrong and right entry of each assignment, against the full gradings."""
+    """What the other Pythons and the wording variants rely on (FAIRNESS_CATALOGUE=clean-room, CLEAN_ROOM): the
+    tests alone, in the clean room, give a catalogue entry the score and the failing tests its full grading
+    gives it. Checked here on the first and the last wrong and right entry of each assignment, and its wording
+    variant graded in full, against the full gradings."""
     from autograder.engine import Course
     from autograder.fairness import clean_result, solved
 
     graded = verdicts(assignment)
-    if any(v.graded_by != "nbgrader" for v in graded.values()):
+    entries = [v for v in catalogue(assignment) if v.name in graded and graded[v.name].graded_by == "nbgrader"]
+    if not entries and any(v.graded_by != "nbgrader" for v in graded.values()):
         pytest.skip("the catalogue was judged in the clean room in this run: nothing to compare it with")
-    entries = [v for v in catalogue(assignment) if v.name in graded]
     picked = {e.name: e for kind in ("wrong", "right") for e in [x for x in entries if x.kind == kind][::-1][:1]
               + [x for x in entries if x.kind == kind][:1]}
+    picked.update({e.name: e for e in entries if e.name == WORDING_GRADED.get(assignment)})
     assert picked, f"{assignment}: no catalogue entry was graded in this run"
     course = Course.scratch(tmp_path)
     course.generate(assignment)
