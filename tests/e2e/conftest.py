@@ -8,7 +8,9 @@ them when Chromium is installed and skips them, saying why, when it is not.
   its own port, token, settings, workspaces and runtime folders, in its own process
   group; stopped with its kernels right after the last browser test.
 - One Chromium and one browser profile; every test opens a fresh page (and a fresh
-  JupyterLab workspace) whose console errors, page errors and failed requests fail it.
+  JupyterLab workspace) whose console errors, page errors and failed requests fail it,
+  but for the Run All tests, which open lesson after lesson in one page (:func:`lab_tab`),
+  as a learner does, and get a fresh one after a failure.
 - Screenshots of every step, step timings and the server's log in artifacts/e2e/
   (a screenshot of the page on failure too).
 
@@ -27,12 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from labdriver import (CHROMIUM, BrowserLog, LabServer, browser_installed, copy_checkout, kernel_name, launch_browser,
-                       other_pythons, venv_root)
+from labdriver import (CHROMIUM, SOURCE, BrowserLog, LabServer, browser_installed, copy_checkout, kernel_name,
+                       launch_browser, other_pythons, venv_root)
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The checkout under test (default: this one). A scratch copy is what the server runs in.
-SOURCE = Path(os.environ.get("E2E_REPO", ROOT)).resolve()
 ARTIFACTS = ROOT / "artifacts" / "e2e"
 DOCS_SHOTS = ROOT / "docs" / "screenshots"
 NO_BROWSER = (f"Chromium is not installed at {CHROMIUM}: run `make browser` "
@@ -143,6 +143,35 @@ class Session:
         self.page.goto(self.server.url if path is None else self.server.lab_url(path))
         self.page.locator("#jp-main-statusbar").wait_for(timeout=60000)
 
+    def open(self, path: str) -> None:
+        """Open a file as a learner does in the JupyterLab the page already shows (File ▸ Open from Path…),
+        or load JupyterLab on it (:meth:`goto`) when the page has none yet."""
+        if not self.page.locator("#jp-main-statusbar").count():
+            self.goto(path)
+            return
+        self.page.locator(".lm-MenuBar-item", has_text=re.compile(r"^File$")).click()
+        self.page.locator('.lm-Menu-item[data-command="filebrowser:open-path"]').click()
+        field = self.page.locator(".jp-Dialog input")
+        field.fill(path)
+        field.press("Enter")
+        self.page.locator(".jp-Dialog").wait_for(state="detached", timeout=15000)
+
+    def close_all(self) -> None:
+        """File ▸ Close All Tabs, discarding what a test left unsaved; nothing when no JupyterLab is loaded."""
+        if not self.page.locator("#jp-main-statusbar").count():
+            return
+        self.page.locator(".lm-MenuBar-item", has_text=re.compile(r"^File$")).click()
+        self.page.locator('.lm-Menu-item[data-command="application:close-all"]').click()
+        notebooks, discard = self.page.locator(".jp-MainAreaWidget .jp-Notebook"), self.page.locator(
+            ".jp-Dialog button", has_text=re.compile(r"^\s*Discard\s*$"))
+        deadline = time.monotonic() + 15
+        while notebooks.count():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{notebooks.count()} notebook tab(s) still open 15 s after File ▸ Close All Tabs")
+            if discard.count():  # "Save your work": one dialog per unsaved notebook
+                discard.first.click()
+            self.page.wait_for_timeout(100)
+
     def shot(self, step: str, docs_name: str | None = None) -> Path:
         path = self.artifacts / f"{self.name}-{len(self.shots) + 1:02d}-{step}.png"
         self.timings.append(f"{time.monotonic() - self.started:6.1f} s  {path.name}")
@@ -166,6 +195,54 @@ def browser_context(browser):
     yield context
     if browser.is_connected():
         context.close()
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser_context):
+    """The page the tests of a module share through :func:`lab_tab` (a dict: page and log, or empty)."""
+    held: dict = {}
+    yield held
+    if held and not held["page"].is_closed():
+        held["page"].close()
+
+
+@pytest.fixture
+def lab_tab(request, shared_page, browser_context, lab_server, artifacts):
+    """:func:`lab`, but the page stays open for the module's next test, as one learner goes from lesson to lesson
+    in one JupyterLab: a test opens its notebook with :meth:`Session.open`, and its tabs are closed and its
+    kernels stopped after it. The page is replaced after a failed test or a browser problem, so one test's
+    trouble does not reach the next."""
+    if not shared_page:
+        page = browser_context.new_page()
+        shared_page.update(page=page, log=BrowserLog().attach(page))
+    page, log = shared_page["page"], shared_page["log"]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
+    session = Session(page, lab_server, log, name, artifacts)
+    problems: list[str] = []
+    try:
+        yield session
+    finally:
+        call = getattr(request.node, "report_call", None)
+        failed = call is None or call.failed
+        if not failed:
+            try:
+                session.close_all()
+            except Exception as err:  # playwright's errors: the page is replaced
+                failed = True
+                log.problems.append(f"closing the tabs failed: {err}")
+        problems = log.take()
+        if failed or problems:
+            try:
+                page.screenshot(path=artifacts / f"{name}-FAILED.png")
+            except Exception:
+                pass
+            page.close()
+            shared_page.clear()
+        lab_server.shutdown_kernels()
+        session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
+        (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")
+    if problems:
+        pytest.fail("the browser reported problems:\n" + "\n".join(problems))
 
 
 @pytest.fixture

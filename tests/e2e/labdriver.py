@@ -34,6 +34,8 @@ from tests.ports import free_port
 
 #: The repository the tests run from (its venvs serve the extra kernels).
 REPO = Path(__file__).resolve().parents[2]
+#: The checkout under test (default: this one; E2E_REPO: another). A scratch copy is what the server runs in.
+SOURCE = Path(os.environ.get("E2E_REPO", REPO)).resolve()
 
 #: What `make lab` is given on top of its own flags (Makefile: LAB_ARGS): a private address.
 ISOLATION_ARGS = (

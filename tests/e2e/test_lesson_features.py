@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from labdriver import REPO, Notebook
+from labdriver import REPO, SOURCE, Notebook
 
 pytestmark = pytest.mark.e2e
 
@@ -38,19 +38,20 @@ def svg_text(image) -> str:
 
 
 def diagram_cells(lesson: str) -> list[int]:
-    nb = nbformat.read(REPO / "course" / lesson, as_version=4)
+    nb = nbformat.read(SOURCE / "course" / lesson, as_version=4)
     return [i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and MERMAID.search(c.source)]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda name: Path(name).stem)
-def test_every_diagram_renders_as_svg(lab, lesson: str):
+def test_every_diagram_renders_as_svg(lab_tab, lesson: str):
+    lab = lab_tab
     cells = diagram_cells(lesson)
     assert cells, f"{lesson} has no mermaid diagram (tests/lessons/test_teaching.py says so too)"
     # A pristine copy beside the lesson: other browser tests run and save the lessons in the
     # server's checkout, and saved widget views have no models once their kernel is gone.
     name = f"{Path(lesson).stem}-diagrams.ipynb"
-    shutil.copy(REPO / "course" / lesson, lab.server.checkout / "course" / name)
-    lab.goto(f"course/{name}")
+    shutil.copy(SOURCE / "course" / lesson, lab.server.checkout / "course" / name)
+    lab.open(f"course/{name}")
     nb = Notebook(lab.page, name).wait_open()
     for i in cells:
         cell = nb.cells.nth(i)

@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from labdriver import MAIN_VERSION, REPO, Notebook, kernel_name, other_pythons, supported_versions
+from labdriver import MAIN_VERSION, REPO, SOURCE, Notebook, kernel_name, other_pythons, supported_versions
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +42,8 @@ def on_kernel(checkout: Path, lesson: str, version: str) -> str:
     """A copy of the lesson beside it (same folder: relative links and files still resolve)
     whose metadata names the kernel of ``version``; returns its path in the checkout."""
     src = checkout / lesson
-    # From the repository, not the server's copy: other browser tests run and save lessons there.
-    nb = nbformat.read(REPO / lesson, as_version=4)
+    # From the checkout under test, not the server's copy: other browser tests run and save lessons there.
+    nb = nbformat.read(SOURCE / lesson, as_version=4)
     nb.metadata["kernelspec"] = {"name": kernel_name(version), "language": "python",
                                  "display_name": f"Python {version}"}
     name = f"{src.stem}-py{version}.ipynb"
@@ -89,12 +89,13 @@ def until_last_cell_ran(lab, nb: Notebook, timeout: float) -> None:
 
 
 @pytest.mark.parametrize(("version", "lesson"), CASES, ids=[_case_id(v, lesson) for v, lesson in CASES])
-def test_run_all_executes_every_cell(lab, version, lesson):
+def test_run_all_executes_every_cell(lab_tab, version, lesson):
     """Run ▸ Run All Cells runs every code cell of the lesson on this Python, with no unexpected error."""
+    lab = lab_tab
     if version != MAIN_VERSION and other_pythons().get(version) is None:
         pytest.skip(f"Python {version} was not found on this machine: `make pythons` says where it is looked for")
     rel = on_kernel(lab.server.checkout, lesson, version)
-    lab.goto(rel)
+    lab.open(rel)
     nb = Notebook(lab.page, Path(rel).name).wait_open(timeout=90)
     kernel = lab.server.api("GET", "/api/sessions") or []
     running = {s["kernel"]["name"] for s in kernel if s.get("path", "").endswith(Path(rel).name)}
