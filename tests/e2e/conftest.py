@@ -9,8 +9,9 @@ them when Chromium is installed and skips them, saying why, when it is not.
   group; stopped with its kernels right after the last browser test.
 - One Chromium and one browser profile; every test opens a fresh page (and a fresh
   JupyterLab workspace) whose console errors, page errors and failed requests fail it,
-  but for the Run All tests, which open lesson after lesson in one page (:func:`lab_tab`),
-  as a learner does, and get a fresh one after a failure.
+  but for the tests that each open one lesson (Run All, the diagrams), which open lesson
+  after lesson in one page (:func:`lab_tab`), as a learner does, and get a fresh page after
+  a failure.
 - Screenshots of every step, step timings and the server's log in artifacts/e2e/
   (a screenshot of the page on failure too).
 
@@ -197,6 +198,41 @@ def browser_context(browser):
         context.close()
 
 
+def _session(request, page, log, lab_server, artifacts, keep):
+    """A test's :class:`Session` on ``page``; afterwards: its timings, a screenshot if it failed, its kernels
+    stopped and its browser problems failing it. ``keep(failed)`` says whether the page stays open (it is
+    closed otherwise)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
+    session = Session(page, lab_server, log, name, artifacts)
+    problems: list[str] = []
+    try:
+        yield session
+    finally:
+        call = getattr(request.node, "report_call", None)
+        failed = call is None or call.failed
+        kept = keep(session, failed)
+        problems = log.take()
+        if failed:
+            try:
+                page.screenshot(path=artifacts / f"{name}-FAILED.png")
+            except Exception:
+                pass
+        if not kept or problems:
+            page.close()
+        lab_server.shutdown_kernels()
+        session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
+        (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")
+    if problems:
+        pytest.fail("the browser reported problems:\n" + "\n".join(problems))
+
+
+@pytest.fixture
+def lab(request, browser_context, lab_server, artifacts):
+    """A new page (fresh JupyterLab workspace); fails the test on any console/page error or failed request."""
+    page = browser_context.new_page()
+    yield from _session(request, page, BrowserLog().attach(page), lab_server, artifacts, keep=lambda *_: False)
+
+
 @pytest.fixture(scope="module")
 def shared_page(browser_context):
     """The page the tests of a module share through :func:`lab_tab` (a dict: page and log, or empty)."""
@@ -212,60 +248,18 @@ def lab_tab(request, shared_page, browser_context, lab_server, artifacts):
     in one JupyterLab: a test opens its notebook with :meth:`Session.open`, and its tabs are closed and its
     kernels stopped after it. The page is replaced after a failed test or a browser problem, so one test's
     trouble does not reach the next."""
-    if not shared_page:
+    if not shared_page or shared_page["page"].is_closed():
         page = browser_context.new_page()
         shared_page.update(page=page, log=BrowserLog().attach(page))
-    page, log = shared_page["page"], shared_page["log"]
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
-    session = Session(page, lab_server, log, name, artifacts)
-    problems: list[str] = []
-    try:
-        yield session
-    finally:
-        call = getattr(request.node, "report_call", None)
-        failed = call is None or call.failed
-        if not failed:
-            try:
-                session.close_all()
-            except Exception as err:  # playwright's errors: the page is replaced
-                failed = True
-                log.problems.append(f"closing the tabs failed: {err}")
-        problems = log.take()
-        if failed or problems:
-            try:
-                page.screenshot(path=artifacts / f"{name}-FAILED.png")
-            except Exception:
-                pass
-            page.close()
-            shared_page.clear()
-        lab_server.shutdown_kernels()
-        session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
-        (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")
-    if problems:
-        pytest.fail("the browser reported problems:\n" + "\n".join(problems))
 
+    def keep(session: Session, failed: bool) -> bool:
+        if failed:
+            return False
+        try:
+            session.close_all()
+            return True
+        except Exception as err:  # playwright's errors too: the page is replaced
+            session.log.problems.append(f"closing the tabs failed: {err}")
+            return False
 
-@pytest.fixture
-def lab(request, browser_context, lab_server, artifacts):
-    """A new page (fresh JupyterLab workspace); fails the test on any console/page error or failed request."""
-    page = browser_context.new_page()
-    log = BrowserLog().attach(page)
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name.removeprefix("test_"))
-    session = Session(page, lab_server, log, name, artifacts)
-    problems: list[str] = []
-    try:
-        yield session
-    finally:
-        problems = log.take()
-        call = getattr(request.node, "report_call", None)
-        if call is not None and call.failed:
-            try:
-                page.screenshot(path=artifacts / f"{name}-FAILED.png")
-            except Exception:
-                pass
-        page.close()
-        lab_server.shutdown_kernels()
-        session.timings.append(f"{time.monotonic() - session.started:6.1f} s  end")
-        (artifacts / f"{name}-timings.txt").write_text("\n".join(session.timings) + "\n")
-    if problems:
-        pytest.fail("the browser reported problems:\n" + "\n".join(problems))
+    yield from _session(request, shared_page["page"], shared_page["log"], lab_server, artifacts, keep)
