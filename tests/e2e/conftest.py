@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from labdriver import (CHROMIUM, SOURCE, BrowserLog, LabServer, browser_installed, copy_checkout, kernel_name,
-                       launch_browser, other_pythons, venv_root)
+from labdriver import (CHROMIUM, SOURCE, BrowserLog, LabServer, browser_installed, click_menu, copy_checkout,
+                       kernel_name, launch_browser, other_pythons, venv_root)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "e2e"
@@ -150,8 +150,7 @@ class Session:
         if not self.page.locator("#jp-main-statusbar").count():
             self.goto(path)
             return
-        self.page.locator(".lm-MenuBar-item", has_text=re.compile(r"^File$")).click()
-        self.page.locator('.lm-Menu-item[data-command="filebrowser:open-path"]').click()
+        click_menu(self.page, "File", "filebrowser:open-path")
         field = self.page.locator(".jp-Dialog input")
         field.fill(path)
         field.press("Enter")
@@ -161,8 +160,7 @@ class Session:
         """File ▸ Close All Tabs, discarding what a test left unsaved; nothing when no JupyterLab is loaded."""
         if not self.page.locator("#jp-main-statusbar").count():
             return
-        self.page.locator(".lm-MenuBar-item", has_text=re.compile(r"^File$")).click()
-        self.page.locator('.lm-Menu-item[data-command="application:close-all"]').click()
+        click_menu(self.page, "File", "application:close-all")
         notebooks, discard = self.page.locator(".jp-MainAreaWidget .jp-Notebook"), self.page.locator(
             ".jp-Dialog button", has_text=re.compile(r"^\s*Discard\s*$"))
         deadline = time.monotonic() + 15

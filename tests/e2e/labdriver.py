@@ -313,6 +313,12 @@ _IDLE_JS = """
 """
 
 
+def click_menu(page, menu: str, command: str) -> None:
+    """Click an entry of JupyterLab's main menu, e.g. click_menu(page, "File", "filebrowser:open-path")."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).click()
+    page.locator(f'.lm-Menu-item[data-command="{command}"]').click()
+
+
 class Notebook:
     """The notebook open in JupyterLab's main area."""
 
@@ -360,8 +366,7 @@ class Notebook:
     # acting -----------------------------------------------------------------------
     def menu(self, menu: str, command: str) -> None:
         """Click a main-menu entry, e.g. menu("Run", "runmenu:run-all")."""
-        self.page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).click()
-        self.page.locator(f'.lm-Menu-item[data-command="{command}"]').click()
+        click_menu(self.page, menu, command)
 
     def run_all(self, timeout: float = 90) -> "Notebook":
         """Run ▸ Run All Cells, then wait until every cell has run and the kernel is idle."""

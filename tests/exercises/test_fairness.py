@@ -62,7 +62,7 @@ WORDING_GRADED = {a: next((v.name for v in catalogue(a) if v.name.startswith(WOR
 #: other wording variants.
 CLEAN_ROOM: set[str | tuple[str, str]] = {
     *(GRADED if os.environ.get("FAIRNESS_CATALOGUE", "") == "clean-room" else SPANISH),
-    *((a, v.name) for a in GRADED for v in catalogue(a) if v.name.startswith(WORDING) and v.name != WORDING_GRADED.get(a)),
+    *((a, v.name) for a, kept in WORDING_GRADED.items() for v in catalogue(a) if v.name.startswith(WORDING) and v.name != kept),
 }
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
