@@ -186,13 +186,11 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
     """
     from .pool import Task, grade_tasks
-    from .preprocessors import autograde_pipeline
-    from .sandbox import course_settings, sandbox_available
+    from .sandbox import where_available
 
     # Graded as `make grade` grades a class: sandboxed where the sandbox runs, so each kernel is a fork
     # of a warm one (autograder.kernelfork); unsandboxed elsewhere (the catalogue is the course's own code).
-    course = Course.scratch(root, source,
-                            config=course_settings(autograde_pipeline()) if sandbox_available() else None)
+    course = Course.scratch(root, source, config=where_available())
     entries: dict[str, list[tuple[str, str, nbformat.NotebookNode, str]]] = {}
     for assignment in names:
         course.generate(assignment)

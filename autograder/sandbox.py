@@ -634,6 +634,15 @@ def sandbox_available(bwrap: str | None = None) -> bool:
     return True
 
 
+def where_available() -> dict[str, dict[str, Any]]:
+    """`make grade`'s sandbox settings (:func:`course_settings` with the course's pipeline) where the
+    sandbox runs here, else none: how the scratch courses of the fairness and trick proofs grade
+    the course's own code, each kernel a fork of a warm one where the sandbox runs."""
+    from .preprocessors import autograde_pipeline
+
+    return course_settings(autograde_pipeline()) if sandbox_available() else {}
+
+
 # -- what it costs ----------------------------------------------------------------------------
 async def _start_stop(manager_class: type, workdir: str, **traits: Any) -> float:
     km = manager_class(**traits)

@@ -120,6 +120,9 @@ class Outcome:
 def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = None) -> list[Outcome]:
     """Grade every trick and its honest answer in a scratch course, then cross-check them.
 
+    The scratch course grades as `make grade` does: sandboxed where the sandbox runs (each kernel a
+    fork of a warm one, :mod:`autograder.kernelfork`), unsandboxed elsewhere.
+
     Args:
         root: an empty folder for the scratch course.
         tricks: the tricks (default: the whole catalogue).
@@ -135,9 +138,12 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
     from .engine import Course
     from .fairness import solved
     from .pool import Task, grade_tasks
+    from .sandbox import where_available
 
     tricks = load_tricks() if tricks is None else tricks
-    course = Course.scratch(root, config={SECTION: {"enabled": False}})
+    # Sandboxed as `make grade` grades a class where the sandbox runs (each kernel a fork of a warm one),
+    # unsandboxed elsewhere; the cross-checks run after the kernel's grading, below.
+    course = Course.scratch(root, config={**where_available(), SECTION: {"enabled": False}})
     for assignment in sorted({t.assignment for t in tricks}):
         course.generate(assignment)
     honest_names: dict[tuple[str, str], str] = {}

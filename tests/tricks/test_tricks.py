@@ -1,8 +1,8 @@
 """Every catalogued trick is contained; honest answers, with or without a harmless oddity, keep their score.
 
 The catalogue (``autograder/catalogue/tricks/``) is graded once, as a class: each trick
-and the same answer without it, in a scratch course, by the engine's grading loop with
-the cross-checks off (what the kernel alone gives), then cross-checked
+and the same answer without it, in a scratch course, by the engine's grading loop,
+sandboxed as `make grade` grades where the sandbox runs, with the cross-checks off (what the kernel alone gives), then cross-checked
 (:func:`autograder.crosscheck.check`, what `make grade` reports). Each test checks one
 trick's outcome.
 """
@@ -28,6 +28,12 @@ TEACHING = ("transformer", "get_ipython", "settrace", "setprofile", "set_custom_
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory) -> dict[str, Outcome]:
+    """The catalogue graded as `make grade` grades: sandboxed (a failure in CI if the sandbox cannot run)."""
+    from autograder.sandbox import sandbox_available
+    from tests.sandbox.probe_assignment import required
+
+    if not sandbox_available() and required():
+        pytest.fail("the sandbox is required in CI: the tricks are proven as `make grade` grades")
     return {o.trick.name: o for o in prove(tmp_path_factory.mktemp("tricks"), TRICKS, workers=2)}
 
 
