@@ -149,15 +149,58 @@ def test_refuses_a_folder_that_is_not_an_edition(tmp_path):
     assert (tmp_path / "mine.txt").read_text() == "keep me"
 
 
+def lesson_imports(folder: Path) -> list[str]:
+    """Every module the lessons' code cells in ``folder`` import (IPython's ``%`` and ``!`` lines left out)."""
+    import ast
+
+    found: set[str] = set()
+    for path in sorted(folder.rglob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(code)):
+                if isinstance(node, ast.Import):
+                    found.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.add(node.module)
+    return sorted(found)
+
+
+def test_the_edition_lessons_are_the_course_lessons(built):
+    """The edition's lessons are the course's files, byte for byte: what the browser tests run on every
+    Python (tests/e2e/test_run_all.py) is what a learner of the edition opens."""
+    course = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "course").rglob("*.ipynb")
+                    if ".ipynb_checkpoints" not in p.parts)
+    assert course and [f for f in sorted(built.files) if f.startswith("course/") and f.endswith(".ipynb")] == course
+    differ = [f for f in course if (built.dest / f).read_bytes() != (ROOT / f).read_bytes()]
+    assert not differ, f"the edition changed these lessons: {differ}"
+
+
 @pytest.mark.slow
 def test_fresh_clone_of_the_edition_passes_its_own_make_test(built, tmp_path):
-    """`git clone` of the edition, then its `make test`: creates its venv and runs every learner check."""
+    """`git clone` of the edition, then its `make test`: creates its venv and runs the learner checks.
+
+    Of the lesson runs, one in each language: the lessons are the course's own files (the test above),
+    run in the browser on every supported Python. What could differ here is the edition's environment:
+    those lessons run in it, the exercises' set-up cells run in it, and every module any lesson imports imports in it.
+    """
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(built.dest), str(clone)], check=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTEST", "COURSE_"))}
     env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if ".venv" not in p)
-    done = subprocess.run(["make", "test", "PYTEST_ARGS=-q -p no:cacheprovider"],
+    done = subprocess.run(["make", "test", "PYTEST_ARGS=-q -p no:cacheprovider -rp "
+                           "-k 'not test_lesson_runs_offline or A1_'"],
                           cwd=clone, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert (clone / ".venv" / ".installed").exists(), "make test must have created the edition's own venv"
     assert " passed" in done.stdout and " failed" not in done.stdout
+    ran = [line for line in done.stdout.splitlines() if line.startswith("PASSED") and "test_lesson_runs_offline" in line]
+    assert len(ran) == 2 and all("A1_" in line for line in ran), ran  # the English one and the Spanish one
+    assert "test_exercise_sets_up" in done.stdout
+    modules = lesson_imports(clone / "course")
+    assert "toolfaults" in modules and "langchain_core.tools" in modules, modules
+    imported = subprocess.run([str(clone / ".venv" / "bin" / "python"), "-c",
+                               "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)", *modules],
+                              cwd=clone, env={**env, "MPLBACKEND": "Agg"}, capture_output=True, text=True, timeout=300)
+    assert imported.returncode == 0, f"a module the lessons import is missing from the edition:\n{imported.stderr[-2000:]}"
