@@ -12,7 +12,7 @@ os.environ["TOOLFAULTS_MODE"] = "offline"
 
 # Shorter limits than the course's for grading the sample class, so that its endless
 # loops cost seconds, not minutes (every run compared with it uses the same).
-SAMPLE_CLASS_LIMITS = ["--timeout", "10", "--notebook-timeout", "25"]
+SAMPLE_CLASS_LIMITS = ["--timeout", "6", "--notebook-timeout", "20"]
 
 # pytest-timeout: the global limit (pyproject.toml) is for a test; a test marked `slow` or
 # `e2e` may pay for a whole grading run or a browser session in its fixtures, so it gets

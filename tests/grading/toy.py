@@ -25,7 +25,7 @@ TRY_IT = 4  # index of the try-it cell
 TESTS = ("test_works_first_time", "test_retries_connection_error", "test_gives_up")
 HEAD = "import time\n\ndef call_with_retries(tool, args, attempts=3, sleep=time.sleep):\n"
 # Short limits so the suite stays fast (the course's own: 30 s per cell, 120 s per notebook).
-SETTINGS = {"Execute": {"timeout": 10}, "GuardedExecute": {"notebook_timeout": 35, "interrupt_grace": 4}}
+SETTINGS = {"Execute": {"timeout": 5}, "GuardedExecute": {"notebook_timeout": 20, "interrupt_grace": 4}}
 
 NO_RETRY = HEAD + "    return tool.invoke(args)\n"
 SLEEPS_AFTER_LAST = HEAD + (
