@@ -120,12 +120,15 @@ test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook 
 # taken by whichever lane is free first (a `mkdir` claims a job).
 # Logged lanes and jobs write to $(TEST_LOGS)/, shown at the end (whole if one failed).
 TEST_LOGS := artifacts/test-logs
-LANES := side fairness $(foreach v,$(EXTRA_VERSIONS),python-$(v))
-# The fairness proofs on this Python, run by the lane that claims them first.
-fairness_job = if mkdir $(TEST_LOGS)/fairness.claim 2>/dev/null; then \
-	echo "== $(1) lane: the fairness proofs ($(TEST_LOGS)/fairness.log) =="; \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m "fairness and not side" $(PYTEST_ARGS) \
-	> $(TEST_LOGS)/fairness.log 2>&1; echo $$? > $(TEST_LOGS)/fairness.rc; fi;
+# The fairness proofs are two jobs, each every other entry of the catalogues (marked `fairness_1` and
+# `fairness_2` by tests/conftest.py), so that the two lanes end together.
+FAIRNESS_PARTS := 1 2
+LANES := side $(foreach p,$(FAIRNESS_PARTS),fairness-$(p)) $(foreach v,$(EXTRA_VERSIONS),python-$(v))
+# Part $(2) of the fairness proofs on this Python, run by the lane $(1) if it claims it first.
+fairness_job = if mkdir $(TEST_LOGS)/fairness-$(2).claim 2>/dev/null; then \
+	echo "== $(1) lane: the fairness proofs, part $(2) ($(TEST_LOGS)/fairness-$(2).log) =="; \
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m "fairness_$(2) and not side" $(PYTEST_ARGS) \
+	> $(TEST_LOGS)/fairness-$(2).log 2>&1; echo $$? > $(TEST_LOGS)/fairness-$(2).rc; fi;
 # Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
 lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
 # The job of Python $(1), run by the lane that claims it first. Its fairness proofs grade the solution
@@ -137,16 +140,16 @@ version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
 	> $(TEST_LOGS)/python-$(1).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(1).rc; fi;
 test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the fairness proofs and the other Pythons, on whichever lane is free
 	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
-	@echo "Side lane (tests marked side, then the jobs it takes: fairness proofs, Pythons $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
+	@echo "Side lane (tests marked side, then the jobs it takes: the fairness proofs' two parts, Pythons $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
 	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
 		echo $$? > $(TEST_LOGS)/side.rc; \
-		$(call fairness_job,side) \
+		$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,side,$(p))) \
 		$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),side)) \
 	} > $(TEST_LOGS)/side-lane.log 2>&1 & \
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side and not fairness" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
 	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
 	echo "== Main lane done; it takes the jobs the side lane has not started ($(TEST_LOGS)/) =="; \
-	$(call fairness_job,main) \
+	$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,main,$(p))) \
 	$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),main)) \
 	wait; cat $(TEST_LOGS)/side-lane.log; failed=; \
 	$(foreach lane,$(LANES),echo "== $(lane) ($(TEST_LOGS)/$(lane).log) =="; \

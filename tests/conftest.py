@@ -26,9 +26,26 @@ SLOW_TIMEOUT = 1200
 # The browser tests mostly wait on JupyterLab and Chromium, the lessons on one kernel at a time and
 # the learner edition's fresh clone on pip: together they balance the main lane's grading.
 SIDE_LANE = ("e2e", "lessons", "lms")
-# The fairness proofs (tests/exercises/test_fairness.py), marked `fairness`: one job of `make test`, taken by
-# whichever lane is free first (the main lane runs `-m "not side and not fairness"`).
+# The fairness proofs (tests/exercises/test_fairness.py), marked `fairness`: two jobs of `make test`, each taken
+# by whichever lane is free first (the main lane runs `-m "not side and not fairness"`), so that the lanes end
+# together. Each job grades every assignment's solution and stub and every other entry of its catalogue
+# (the same entries in both editions), marked `fairness_1` or `fairness_2` (:func:`fairness_parts`).
 FAIRNESS_PROOFS = "test_fairness.py"
+
+
+def fairness_parts(item) -> set[int]:
+    """The fairness proofs' jobs that run ``item``: a verdict test, the one of its entry (every other one in
+    the catalogue's order); a test that reads every verdict of an assignment, both (each checks the verdicts
+    its job graded); any other test, the first."""
+    from autograder.fairness import catalogue
+
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "verdicts" not in getattr(item, "fixturenames", ()):
+        return {1}
+    if "name" not in params:
+        return {1, 2}
+    names = ["solution", "stub", *(v.name for v in catalogue(params["assignment"]))]
+    return {names.index(params["name"]) % 2 + 1}
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects, and before tests/e2e/conftest.py reads `e2e`
@@ -40,6 +57,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.side)
         if Path(item.path).name == FAIRNESS_PROOFS:
             item.add_marker(pytest.mark.fairness)
+            for part in fairness_parts(item):
+                item.add_marker(getattr(pytest.mark, f"fairness_{part}"))
         if folder == "e2e":
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("timeout") is None and (
