@@ -11,14 +11,14 @@ kinds and would grade the same way twice): every such student's score, status an
 every test's points must be the same. (``tests/cluster/test_cluster.py`` compares the
 cluster path with a sequential SQLite run test by test;
 ``tests/grading/test_parallel_grading.py`` compares the Dask loop with a sequential
-run, gradebook row by row.)
+run, gradebook row by row; ``tests/cluster/test_real_cluster.py`` grades on a scheduler
+and workers started as the guide says, ``--scheduler``, against the default path.)
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import os
 import subprocess
 import sys
 
@@ -89,41 +89,6 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     scores = [(float(on_pg[k]["score"]), float(on_pg[k]["max_score"])) for k in on_pg
               if on_pg[k]["status"] != "not submitted"]
     assert any(s == top for s, top in scores) and any(0 < s < top for s, top in scores) and any(s == 0 for s, _ in scores)
-
-
-def test_a_running_scheduler_takes_the_same_path(tmp_path, pg, sample_class_graded):
-    """`--scheduler ADDRESS`: the tasks go to the workers of a running Dask cluster, with the same grades."""
-    from distributed import Client
-
-    from autograder.cluster import local_cluster
-    from autograder.sandbox import sandbox_available
-
-    picked = [("ana", "04_validate_then_execute"), ("dara", "04_validate_then_execute"),
-              ("emil", "04_validate_then_execute"), ("chen", "05_retry_with_backoff")]
-    cmd = [sys.executable, "-m", "autograder.grade", "--out", str(tmp_path / "out"), "--db",
-           pg.create_database("scheduler"), *sample_class_graded["limits"]]
-    for student, assignment in picked:
-        cmd += ["--student", student, "--assignment", assignment]
-    if not sandbox_available():
-        cmd.append("--unsandboxed")
-    with local_cluster(n_workers=2) as cluster:
-        with Client(cluster.scheduler_address) as client:
-            worker_pids = client.run(os.getpid)
-        cmd += ["--scheduler", cluster.scheduler_address]
-        run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    assert f"on the workers of the Dask scheduler at {cluster.scheduler_address}" in run.stdout, run.stdout[:500]
-    results = {(r["student"], r["assignment"]): r for r in json.loads((tmp_path / "out" / "reports" /
-                                                                          "results.json").read_text())}
-    # --student and --assignment pick the cross product; compare what both runs graded.
-    assert set(picked) <= set(results)
-    for key, r in results.items():
-        default = sample_class_graded["results"][key]
-        assert (r["score"], r["status"]) == (default["score"], default["status"]), key
-    # The cluster's workers graded every submission, none was graded again in the command's own process
-    # (how they shared the 4 is a figure of `make bench`, not a check: one may take them all).
-    assert {r["worker"] for r in results.values()} <= set(worker_pids.values()), (results, worker_pids)
-    assert not [key for key, r in results.items() if any(p["kind"] == "regraded" for p in r["problems"])]
 
 
 def test_a_scheduler_needs_postgresql():
