@@ -1,5 +1,6 @@
 """Shared test settings: everything offline, nothing waits."""
 
+import functools
 import os
 from pathlib import Path
 
@@ -33,19 +34,23 @@ SIDE_LANE = ("e2e", "lessons", "lms")
 FAIRNESS_PROOFS = "test_fairness.py"
 
 
+@functools.lru_cache
+def _entries(assignment: str) -> list[str]:
+    from autograder.fairness import catalogue
+
+    return ["solution", "stub", *(v.name for v in catalogue(assignment))]
+
+
 def fairness_parts(item) -> set[int]:
     """The fairness proofs' jobs that run ``item``: a verdict test, the one of its entry (every other one in
     the catalogue's order); a test that reads every verdict of an assignment, both (each checks the verdicts
     its job graded); any other test, the first."""
-    from autograder.fairness import catalogue
-
     params = getattr(getattr(item, "callspec", None), "params", {})
     if "verdicts" not in getattr(item, "fixturenames", ()):
         return {1}
     if "name" not in params:
         return {1, 2}
-    names = ["solution", "stub", *(v.name for v in catalogue(params["assignment"]))]
-    return {names.index(params["name"]) % 2 + 1}
+    return {_entries(params["assignment"]).index(params["name"]) % 2 + 1}
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects, and before tests/e2e/conftest.py reads `e2e`

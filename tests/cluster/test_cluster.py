@@ -19,7 +19,7 @@ from autograder.cluster import StartingCluster, local_cluster, run_on_dask
 from autograder.engine import Course
 from autograder.testcells import replace_answer
 from tests.cluster import tasks
-from tests.sandbox.probe_assignment import ASSIGNMENT, GOOD, SOURCE, required
+from tests.sandbox.probe_assignment import ASSIGNMENT, GOOD, SOURCE, sandboxed
 
 pytestmark = pytest.mark.slow
 
@@ -32,14 +32,6 @@ SUBMISSIONS = {
     "fay": "raise RuntimeError('boom at import')\n",                                    # the cell raises
     "gus": "def answer():\n    return open('/etc/shadow').read()\n\n\ndef double(x):\n    return 2 * x\n",
 }
-
-
-def _sandboxed() -> bool:
-    from autograder.sandbox import sandbox_available
-
-    if not sandbox_available() and required():
-        pytest.fail("the sandbox is required in CI")
-    return sandbox_available()
 
 
 def _submit_all(course: Course) -> None:
@@ -64,10 +56,10 @@ def _gradebook(course: Course) -> dict:
 
 
 def test_dask_with_postgres_grades_exactly_like_sequential_sqlite(tmp_path, pg):
-    sandboxed = _sandboxed()
+    in_sandbox = sandboxed()
     seq = Course.scratch(tmp_path / "sequential", SOURCE)  # SQLite, this process, one student after another
     seq.generate(ASSIGNMENT)
-    if sandboxed:
+    if in_sandbox:
         from autograder.sandbox import sandbox_course
 
         sandbox_course(seq)
@@ -85,12 +77,12 @@ def test_dask_with_postgres_grades_exactly_like_sequential_sqlite(tmp_path, pg):
     assert parent.coursedir.course_id, "PostgreSQL needs CourseDirectory.course_id (foreign keys)"
     parent.generate(ASSIGNMENT)  # once, before fanning out
     _submit_all(parent)
-    jobs = [tasks.Job(str(root), pg.url, student, sandboxed) for student in SUBMISSIONS]
+    jobs = [tasks.Job(str(root), pg.url, student, in_sandbox) for student in SUBMISSIONS]
     started = time.perf_counter()
     outcomes = run_on_dask(jobs, tasks.grade, n_workers=2, time_limit=300)
     dask_seconds = time.perf_counter() - started
     print(f"\nsequential SQLite {seq_seconds:.1f} s; LocalCluster(2) + PostgreSQL {dask_seconds:.1f} s "
-          f"(cluster start-up included); sandboxed={sandboxed}")
+          f"(cluster start-up included); sandboxed={in_sandbox}")
 
     assert [o.task.student for o in outcomes] == list(SUBMISSIONS)
     assert all(o.ok and not o.timed_out for o in outcomes), [o.error for o in outcomes if not o.ok]
@@ -255,13 +247,13 @@ def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp
     from autograder.pool import Task, grade_tasks
     from autograder.worker import warm_up
 
-    sandboxed = _sandboxed()
+    in_sandbox = sandboxed()
     course = Course.scratch(tmp_path / "course", SOURCE)
-    if sandboxed:
+    if in_sandbox:
         from autograder.sandbox import sandbox_course
 
         sandbox_course(course)
-    warm = 2 if sandboxed else 1  # unsandboxed, kernels start fresh: only the clean room has a warm process
+    warm = 2 if in_sandbox else 1  # unsandboxed, kernels start fresh: only the clean room has a warm process
     with StartingCluster(2, warm=(warm_up, course.spec())) as cluster:
         client = cluster.client()
         course.generate(ASSIGNMENT)

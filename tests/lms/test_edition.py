@@ -150,21 +150,13 @@ def test_refuses_a_folder_that_is_not_an_edition(tmp_path):
 
 
 def lesson_imports(folder: Path) -> list[str]:
-    """Every module the lessons' code cells in ``folder`` import (IPython's ``%`` and ``!`` lines left out)."""
-    import ast
+    """Every module the lessons' code cells in ``folder`` import, read as the clean room reads a notebook's
+    imports (:func:`autograder.cleanroom.imports`: IPython's magics turned into Python first)."""
+    from autograder.cleanroom import imports, python_source
 
-    found: set[str] = set()
-    for path in sorted(folder.rglob("*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type != "code":
-                continue
-            code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
-            for node in ast.walk(ast.parse(code)):
-                if isinstance(node, ast.Import):
-                    found.update(alias.name for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    found.add(node.module)
-    return sorted(found)
+    cells = [{"kind": "code", "source": python_source(cell.source)} for path in sorted(folder.rglob("*.ipynb"))
+             for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"]
+    return imports(cells, kind="code")[0]
 
 
 def test_the_edition_lessons_are_the_course_lessons(built):
@@ -183,7 +175,8 @@ def test_fresh_clone_of_the_edition_passes_its_own_make_test(built, tmp_path):
 
     Of the lesson runs, one in each language: the lessons are the course's own files (the test above),
     run in the browser on every supported Python. What could differ here is the edition's environment:
-    those lessons run in it, the exercises' set-up cells run in it, and every module any lesson imports imports in it.
+    those lessons run in it, the exercises' set-up cells run in it, and every module any lesson imports
+    imports in it.
     """
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(built.dest), str(clone)], check=True)

@@ -2,9 +2,9 @@
 
 The catalogue (``autograder/catalogue/tricks/``) is graded once, as a class: each trick
 and the same answer without it, in a scratch course, by the engine's grading loop,
-sandboxed as `make grade` grades where the sandbox runs, with the cross-checks off (what the kernel alone gives), then cross-checked
-(:func:`autograder.crosscheck.check`, what `make grade` reports). Each test checks one
-trick's outcome.
+sandboxed as `make grade` grades where the sandbox runs, with the cross-checks off (what
+the kernel alone gives), then cross-checked (:func:`autograder.crosscheck.check`, what
+`make grade` reports). Each test checks one trick's outcome.
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ TEACHING = ("transformer", "get_ipython", "settrace", "setprofile", "set_custom_
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory) -> dict[str, Outcome]:
     """The catalogue graded as `make grade` grades: sandboxed (a failure in CI if the sandbox cannot run)."""
-    from autograder.sandbox import sandbox_available
-    from tests.sandbox.probe_assignment import required
+    from tests.sandbox.probe_assignment import sandboxed
 
-    if not sandbox_available() and required():
-        pytest.fail("the sandbox is required in CI: the tricks are proven as `make grade` grades")
+    sandboxed()
     return {o.trick.name: o for o in prove(tmp_path_factory.mktemp("tricks"), TRICKS, workers=2)}
 
 
