@@ -123,11 +123,15 @@ TEST_LOGS := artifacts/test-logs
 # The fairness proofs are two jobs, each every other entry of the catalogues (marked `fairness_1` and
 # `fairness_2` by tests/conftest.py), so that the two lanes end together.
 FAIRNESS_PARTS := 1 2
+# Where the side lane's tests and the fairness proofs live (tests/conftest.py: SIDE_LANE, FAIRNESS_PROOFS; a test
+# checks they agree): each job collects its own files only, not the whole suite's 2,000 tests.
+SIDE_TESTS := tests/e2e tests/lessons tests/lms
+FAIRNESS_TESTS := tests/exercises/test_fairness.py
 LANES := side $(foreach p,$(FAIRNESS_PARTS),fairness-$(p)) $(foreach v,$(EXTRA_VERSIONS),python-$(v))
 # Part $(2) of the fairness proofs on this Python, run by the lane $(1) if it claims it first.
 fairness_job = if mkdir $(TEST_LOGS)/fairness-$(2).claim 2>/dev/null; then \
 	echo "== $(1) lane: the fairness proofs, part $(2) ($(TEST_LOGS)/fairness-$(2).log) =="; \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m "fairness_$(2) and not side" $(PYTEST_ARGS) \
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider $(FAIRNESS_TESTS) -m "fairness_$(2) and not side" $(PYTEST_ARGS) \
 	> $(TEST_LOGS)/fairness-$(2).log 2>&1; echo $$? > $(TEST_LOGS)/fairness-$(2).rc; fi;
 # Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
 lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
@@ -141,7 +145,7 @@ version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
 test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the fairness proofs and the other Pythons, on whichever lane is free
 	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
 	@echo "Side lane (tests marked side, then the jobs it takes: the fairness proofs' two parts, Pythons $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
-	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
+	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider $(SIDE_TESTS) -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
 		echo $$? > $(TEST_LOGS)/side.rc; \
 		$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,side,$(p))) \
 		$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),side)) \

@@ -13,7 +13,7 @@ os.environ["TOOLFAULTS_MODE"] = "offline"
 
 # Shorter limits than the course's for grading the sample class, so that its endless
 # loops cost seconds, not minutes (every run compared with it uses the same).
-SAMPLE_CLASS_LIMITS = ["--timeout", "6", "--notebook-timeout", "20"]
+SAMPLE_CLASS_LIMITS = ["--timeout", "4", "--notebook-timeout", "12"]
 
 # pytest-timeout: the global limit (pyproject.toml) is for a test; a test marked `slow` or
 # `e2e` may pay for a whole grading run or a browser session in its fixtures, so it gets

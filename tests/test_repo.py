@@ -85,3 +85,19 @@ def test_every_test_has_a_time_limit(request):
     assert request.node.get_closest_marker("timeout") is None, "an unmarked test runs under the global limit"
     slow = [i for i in request.session.items if i.get_closest_marker("slow")]
     assert all(i.get_closest_marker("timeout").args[0] >= 1200 for i in slow), "a slow test got no longer limit"
+
+
+def _make_variable(name: str) -> list[str]:
+    found = re.search(rf"^{name} := (.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    assert found, f"the Makefile sets no {name}"
+    return found.group(1).split()
+
+
+def test_the_lanes_collect_the_files_their_markers_select():
+    """`make test`'s side lane collects the folders tests/conftest.py marks `side`, and the fairness jobs the file it
+    marks `fairness`: a folder added to one place and not the other would have its tests run by no lane."""
+    from tests.conftest import FAIRNESS_PROOFS, SIDE_LANE
+
+    assert sorted(_make_variable("SIDE_TESTS")) == sorted(f"tests/{folder}" for folder in SIDE_LANE)
+    fairness = _make_variable("FAIRNESS_TESTS")
+    assert [Path(p).name for p in fairness] == [FAIRNESS_PROOFS] and all((ROOT / p).is_file() for p in fairness)

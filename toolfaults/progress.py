@@ -274,7 +274,7 @@ def execute_notebook(nb, *, start: dict[str, Any] | None = None, **options: Any)
 
 
 def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, timeout: float = 60,
-                   kernel_name: str = "python3") -> list[PartProgress]:
+                   kernel_name: str = "python3", kernel_manager_class: type | None = None) -> list[PartProgress]:
     """Run one exercise notebook's visible tests on a scratch copy; one result per part.
 
     Args:
@@ -282,6 +282,8 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         exercise: the name shown in the table (default: the notebook's stem).
         timeout: seconds a cell may run before it is interrupted and counted as failed.
         kernel_name: the Jupyter kernel to start.
+        kernel_manager_class: how to start it (default: jupyter_client's, a new process); the grader's tests
+            pass its sandboxed kernels forked from a warm one (``autograder.sandbox.SandboxedKernelManager``).
 
     Returns:
         One :class:`PartProgress` per part; a single ``missing``/``unreadable`` row
@@ -310,9 +312,10 @@ def check_notebook(path: str | os.PathLike, *, exercise: str | None = None, time
         stopped = ""  # why the run ended before the last cell, if it did
         try:
             # The kernel's stderr (ipykernel's start-up warnings) would only clutter the table.
+            manager = {"kernel_manager_class": kernel_manager_class} if kernel_manager_class else {}
             execute_notebook(nb, start={"env": env, "cwd": str(work), "stderr": subprocess.DEVNULL},
                              timeout=timeout, kernel_name=kernel_name, allow_errors=True, interrupt_on_timeout=True,
-                             shutdown_kernel="immediate", resources={"metadata": {"path": str(work)}})
+                             shutdown_kernel="immediate", resources={"metadata": {"path": str(work)}}, **manager)
         except Exception as err:  # the kernel died or could not start: every test that did not run fails
             stopped = f"{type(err).__name__}: {err}".strip().rstrip(":")
             log.warning("%s: the run stopped early: %s", name, stopped)

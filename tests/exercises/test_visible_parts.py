@@ -6,7 +6,10 @@ reads only the top level). Each entry is put into its answer cell of the RELEASE
 notebook (``exercises/``, the other answers left as stubs) and the notebook is checked with
 ``toolfaults.progress``, the way ``make progress`` runs a learner's own notebook: a wrong
 answer leaves its part short of "done", with a failing test that names the mistake; a right
-answer makes it "done".
+answer makes it "done". Where the sandbox runs, each notebook's kernel is one the grader
+starts, a fork of a warm kernel (``autograder.kernelfork``): the same kernel with its imports
+done, without a fresh one's second of start-up per case (``make progress``'s own kernels are
+started in ``tests/progress``).
 """
 
 from __future__ import annotations
@@ -90,6 +93,13 @@ def test_entry_belongs_to_a_practice_part(path):
                         "level, where fairness.prove grades it")
 
 
+def kernel_manager() -> type | None:
+    """The grader's forked sandboxed kernels where the sandbox runs; fresh kernels (None) elsewhere."""
+    from autograder.sandbox import SandboxedKernelManager, sandbox_available
+
+    return SandboxedKernelManager if sandbox_available() else None
+
+
 def _progress(path: Path, edition: str):
     """Put the entry into its answer cell of the released notebook and run it as `make progress` does.
 
@@ -104,7 +114,8 @@ def _progress(path: Path, edition: str):
         work = Path(tmp) / assignment
         shutil.copytree(released, work)
         nbformat.write(replace_answer(nb, variant.cell, as_typed(variant)), work / f"{assignment}.ipynb")
-        rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60)}
+        rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60,
+                                                  kernel_manager_class=kernel_manager())}
     return variant, title, rows[title]
 
 
