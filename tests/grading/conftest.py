@@ -7,7 +7,8 @@ import pytest
 
 @pytest.fixture(scope="session")
 def toy_class_graded(tmp_path_factory):
-    """Every submission of ``toy.py`` graded once, as `make grade` grades: a Dask LocalCluster of two workers.
+    """Every submission of ``toy.py`` graded once, as `make grade` grades: a Dask LocalCluster of two workers,
+    sandboxed where the sandbox runs (``toy.graded_as_make_grade``).
 
     Returns the course, the results (sorted by student), the progress calls ``(student, done,
     total)`` in the order they came, and the gradebook as it was right after the run (later
@@ -16,9 +17,9 @@ def toy_class_graded(tmp_path_factory):
     from autograder import gradebook as gbook
     from autograder.engine import Course
     from autograder.pool import Task, grade_tasks
-    from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, submissions, submit_all
+    from tests.grading.toy import ASSIGNMENT, SOURCE, graded_as_make_grade, submissions, submit_all
 
-    course = Course.scratch(tmp_path_factory.mktemp("toy-class"), SOURCE, config=SETTINGS)
+    course = Course.scratch(tmp_path_factory.mktemp("toy-class"), SOURCE, config=graded_as_make_grade())
     course.generate(ASSIGNMENT)
     subs = submissions(course)
     submit_all(course, subs)

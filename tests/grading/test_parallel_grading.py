@@ -20,7 +20,7 @@ from autograder import gradebook as gbook
 from autograder.bench import interleave
 from autograder.engine import Course
 from autograder.pool import Task, grade_tasks, longest_first
-from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, submissions, submit_all
+from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, graded_as_make_grade, submissions, submit_all
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +38,7 @@ def _only(dump: dict, students: list[str]) -> dict:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory, toy_class_graded):
     """The sequential run of STUDENTS, and the parallel run (the toy class on Dask) restricted to them."""
-    course = Course.scratch(tmp_path_factory.mktemp("sequential"), SOURCE, config=SETTINGS)
+    course = Course.scratch(tmp_path_factory.mktemp("sequential"), SOURCE, config=graded_as_make_grade())
     course.generate(ASSIGNMENT)
     subs = submissions(course)
     submit_all(course, {s: subs[s] for s in STUDENTS})
