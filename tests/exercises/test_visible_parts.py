@@ -94,10 +94,12 @@ def test_entry_belongs_to_a_practice_part(path):
 
 
 def kernel_manager() -> type | None:
-    """The grader's forked sandboxed kernels where the sandbox runs; fresh kernels (None) elsewhere."""
-    from autograder.sandbox import SandboxedKernelManager, sandbox_available
+    """The grader's forked sandboxed kernels where the sandbox runs; fresh kernels (None) elsewhere (in CI,
+    where the sandbox is required, a missing one fails the test: ``probe_assignment.sandboxed``)."""
+    from autograder.sandbox import SandboxedKernelManager
+    from tests.sandbox.probe_assignment import sandboxed
 
-    return SandboxedKernelManager if sandbox_available() else None
+    return SandboxedKernelManager if sandboxed() else None
 
 
 def _progress(path: Path, edition: str):

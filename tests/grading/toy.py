@@ -30,11 +30,14 @@ SETTINGS = {"Execute": {"timeout": 5}, "GuardedExecute": {"notebook_timeout": 20
 
 def graded_as_make_grade() -> dict:
     """:data:`SETTINGS` on `make grade`'s sandbox where the sandbox runs (each kernel a fork of a warm one,
-    ``autograder.sandbox.where_available``), unsandboxed elsewhere: how the toy class is graded."""
+    ``autograder.sandbox.where_available``), unsandboxed elsewhere but in CI, where a missing sandbox fails
+    (``probe_assignment.sandboxed``): how the toy class is graded."""
     from autograder.sandbox import where_available
+    from tests.sandbox.probe_assignment import sandboxed
 
-    found = where_available()
+    found = where_available() if sandboxed() else {}
     return {**found, **{section: {**found.get(section, {}), **values} for section, values in SETTINGS.items()}}
+
 
 NO_RETRY = HEAD + "    return tool.invoke(args)\n"
 SLEEPS_AFTER_LAST = HEAD + (
