@@ -466,6 +466,20 @@ class Zygote:
         """Whether the process is still running."""
         return getattr(self, "proc", None) is not None and self.proc.poll() is None
 
+    def serves_clean_runs(self) -> bool:
+        """Whether this kernel process may serve a clean run now: it is sandboxed (a run's leftovers are wiped
+        from its sandbox as a kernel's are), and its kernel folders hold nothing of an earlier kernel.
+
+        The runs it forks find ipykernel imported, as the kernel whose results they check did, and nothing
+        else of a kernel: the process itself never runs notebook code.
+        """
+        if self.kernel_modules is None or not self.options.sandboxed:
+            return False
+        try:
+            return not any(os.scandir(self.workdir)) and not any(os.scandir(self.sockets))
+        except OSError:
+            return False
+
     def _read(self, size: int | None, deadline: float) -> bytes | None:
         """``size`` bytes, or a line when None; None at the deadline (a deadline passed: what has come).
 
@@ -497,7 +511,10 @@ class Zygote:
         Raises:
             ZygoteGone: the process died before answering (the caller may start another).
         """
-        self.send({"payload": request, "files": files, "deadline": deadline_s})
+        message: dict[str, Any] = {"payload": request, "files": files, "deadline": deadline_s}
+        if self.sockets is not None:  # a kernel process: it empties its kernels' sockets folder after the run
+            message["scratch"] = str(self.sockets)
+        self.send(message)
         backstop = time.monotonic() + deadline_s + 30  # it stops a run at deadline_s itself
         answer = self.header(backstop)
         if answer is not None:
@@ -505,6 +522,8 @@ class Zygote:
         if answer is None or data is None:  # it stopped answering: not to be trusted again
             self.close()
             return b"", f"the clean run did not finish within {deadline_s:.0f} s and was stopped", -9
+        if self.sockets is not None and not self.serves_clean_runs():  # the run left something for a kernel
+            self.close()
         reason = {"timeout": f"the clean run did not finish within {deadline_s:.0f} s and was stopped",
                   "too much": "the clean run wrote too much and was stopped"}.get(answer["reason"], "")
         return data, reason, int(answer["status"])
@@ -599,13 +618,23 @@ def _key(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> tu
     return (options.sandboxed, json.dumps(options.limits, sort_keys=True, default=str), kernel_modules)
 
 
+def _serves(idle_key: tuple, zygote: Zygote, key: tuple) -> bool:
+    """Whether the idle ``zygote`` (kept under ``idle_key``) can serve a request for ``key``."""
+    return idle_key == key or (key[2] is None and idle_key[:2] == key[:2] and zygote.serves_clean_runs())
+
+
 def take(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> Zygote:
-    """An idle process serving ``options`` (clean runs, or kernels importing ``kernel_modules``), or a new one."""
+    """An idle process serving ``options`` (clean runs, or kernels importing ``kernel_modules``), or a new one.
+
+    A clean run also takes an idle sandboxed kernel process with the same limits (:meth:`Zygote.serves_clean_runs`):
+    a grading process then keeps one warm process, not two, for its kernels and its clean runs.
+    """
     key = _key(options, kernel_modules)
     with _idle_lock:
         for index in range(len(_idle) - 1, -1, -1):
-            if _idle[index][0] == key:
-                zygote = _idle.pop(index)[1]
+            idle_key, zygote = _idle[index]
+            if _serves(idle_key, zygote, key):
+                del _idle[index]
                 if zygote.alive():
                     return zygote
                 zygote.close()
@@ -621,7 +650,7 @@ def prestart(options: Settings, kernel_modules: tuple[str, ...] | None = None) -
     """
     key = _key(options, kernel_modules)
     with _idle_lock:
-        if any(idle_key == key and zygote.alive() for idle_key, zygote in _idle):
+        if any(_serves(idle_key, zygote, key) and zygote.alive() for idle_key, zygote in _idle):
             return False
     give_back(Zygote(options, kernel_modules))
     return True

@@ -415,7 +415,7 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
     so a run starts with those modules loaded and nothing else: no notebook code ever runs
     in this process. It reads one request per line on stdin::
 
-        {"payload": <the runner's payload>, "files": {"name": "<base64>"}, "deadline": 140.0}
+        {"payload": <the runner's payload>, "files": {"name": "<base64>"}, "deadline": 140.0, "scratch": <folder>}
 
     and answers each with a header line and the child's results channel::
 
@@ -757,6 +757,8 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
                 os.close(write)
                 os.setsid()
                 os.chdir(workdir)
+                if kernel_modules is not None and sys.path and sys.path[0] == "":
+                    del sys.path[0]  # as in a clean-room process (`python -I`): the run's folder is not on the path
                 _cleanroom(payload)
             finally:
                 os._exit(1)
@@ -807,6 +809,12 @@ def _zygote():  # noqa: C901 - self-contained, as _cleanroom
         leftovers(pid)
         os.close(read)
         remove(workdir)
+        if request.get("scratch"):  # a kernel process's sockets folder (a bind: wipe() leaves what is inside)
+            try:
+                for name in os.listdir(request["scratch"]):
+                    remove(os.path.join(request["scratch"], name))
+            except OSError:
+                pass
         clean = wipe()
         reply(b"".join(chunks), reason, code)
         if not clean:

@@ -158,7 +158,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
     With a LocalCluster, the cluster starts before the assignments are generated and shuts
     down while grades, feedback and the report are written, so that neither waits for the
     other (:class:`autograder.cluster.StartingCluster`); its workers warm up (imports, warm
-    kernel and clean-room processes: :func:`autograder.worker.warm_up`) while the assignments
+    kernel process: :func:`autograder.worker.warm_up`) while the assignments
     are generated. Returns the results; ``timings``, when
     given, gets the seconds of each step (``generate``, ``grade``, ``write``, and with a
     LocalCluster ``cluster_up``, from its start, and ``cluster_close``). ``--verbose`` logs them.

@@ -21,7 +21,9 @@ mode) that has imported ipykernel and :data:`PRELOAD` once and never runs notebo
 A notebook whose folder holds a subfolder, or more than ``cleanroom.MAX_FILES`` bytes,
 gets a fresh kernel, as does every notebook with ``c.SandboxedKernelManager.fork = False``.
 The zygotes share the clean room's pool (``cleanroom.take``, ``give_back``,
-``close_zygotes``): a grading process keeps at most ``cleanroom.KEEP_IDLE`` idle.
+``close_zygotes``): a grading process keeps at most ``cleanroom.KEEP_IDLE`` idle, and the
+clean room's re-runs (``autograder.crosscheck``) are forks of an idle zygote too, between two
+kernels, so that a grading process keeps one warm process, not two.
 """
 
 from __future__ import annotations

@@ -118,9 +118,9 @@ def warm_up(spec: CourseSpec) -> int:
 
     It builds a course from ``spec`` (the grader is already imported: the workers are forks of a
     process that imported it, :func:`autograder.cluster.local_cluster`) and starts the warm kernel
-    process and the clean-room process that the worker's first task takes
-    (:func:`autograder.cleanroom.prestart`), so that they import in the time the generation leaves
-    the machine's other cores. The
+    process that the worker's first task takes (:func:`autograder.cleanroom.prestart`), and a
+    clean-room process when the clean runs cannot share it (``cleanroom.take``), so that they import
+    in the time the generation leaves the machine's other cores. The
     processes are the worker's like any other: its run's end stops them (``GraderPlugin.teardown``).
 
     Returns:

@@ -240,8 +240,9 @@ def test_a_cluster_that_cannot_start_says_why_when_asked_for_it(monkeypatch):
 
 
 def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp_path):
-    """`make grade`'s cluster has each worker import the grader and start its warm kernel and clean-room
-    processes as soon as it is up, while the assignments are generated: the tasks then start none of their own."""
+    """`make grade`'s cluster has each worker import the grader and start its warm process as soon as it is up,
+    while the assignments are generated: the tasks then start none of their own. Sandboxed, it is the warm kernel
+    process, which serves the clean room's re-runs too; unsandboxed, kernels start fresh, and it is the clean room's."""
     from autograder import cleanroom
     from autograder.cluster import StartingCluster
     from autograder.pool import Task, grade_tasks
@@ -253,7 +254,7 @@ def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp
         from autograder.sandbox import sandbox_course
 
         sandbox_course(course)
-    warm = 2 if in_sandbox else 1  # unsandboxed, kernels start fresh: only the clean room has a warm process
+    warm = 1
     with StartingCluster(2, warm=(warm_up, course.spec())) as cluster:
         client = cluster.client()
         course.generate(ASSIGNMENT)

@@ -25,8 +25,17 @@ def _views(cluster) -> list[tuple[int, bool, str | None]]:
 
 
 def _forkservers() -> list[psutil.Process]:
-    """This process's forkservers (its workers are forks of one: they show its command line too)."""
-    return [p for p in psutil.Process().children() if "multiprocessing.forkserver" in " ".join(p.cmdline())]
+    """This process's running forkservers (its workers are forks of one: they show its command line too).
+
+    A child that has exited (a zombie until it is reaped, say an earlier test's clean-room process) is not one."""
+    found = []
+    for child in psutil.Process().children():
+        try:
+            if "multiprocessing.forkserver" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:  # gone, or exited and not yet reaped
+            continue
+    return found
 
 
 def test_workers_start_with_the_grader_imported_and_the_environment_of_their_cluster(monkeypatch):

@@ -175,6 +175,68 @@ def test_nothing_a_kernel_leaves_reaches_the_next(tmp_path):
     assert looked[3] == planted.splitlines()[-1], "the second kernel came from another warm process"
 
 
+def test_a_clean_run_is_a_fork_of_the_idle_warm_kernel_process_and_leaves_nothing_for_the_next_kernel(tmp_path):
+    """The clean room's re-run of a notebook takes the grading process's idle warm kernel process (one warm process
+    serves both): the run starts as a clean-room process's would (its folder is not on the path), and what it plants
+    in the sandbox, beside the kernels' binds included, is gone before the next kernel starts."""
+    first = run(tmp_path, PROBE)[0]
+    made = cleanroom.zygotes_started()
+    (zygote_key, zygote), = cleanroom._idle
+    limits = SandboxedKernelManager(fork=True, memory_limit=900 * 1024 * 1024, cpu_limit=300)._limits()
+    options = cleanroom.Settings(sandboxed=True, limits=limits, cell_timeout=10, notebook_timeout=30)
+    (tmp_path / "helper.py").write_text("X = 1\n")
+    probe = textwrap.dedent("""
+        import os, sys
+        planted = []
+        for name in ('/tmp/left', '/tmp/home/left', '/dev/shm/left'):
+            open(name, 'w').write('secret')
+        for holder in [os.path.join('/tmp', n) for n in os.listdir('/tmp') if n.startswith('k-')]:
+            for folder in [holder] + [os.path.join(holder, n) for n in os.listdir(holder)]:
+                try:
+                    open(os.path.join(folder, 'left'), 'w').write('secret')
+                    planted.append(folder)
+                except OSError:
+                    pass
+        assert False, (WARM, '' in sys.path, 'helper' in sys.modules, 'ipykernel.kernelapp' in sys.modules, planted)
+    """).replace("WARM", WARM)
+    done = cleanroom.run([{"kind": "answer", "id": "answer", "source": "import helper"},
+                          {"kind": "test", "id": "probe", "source": probe}], tmp_path, options)
+    assert done.forked and done.complete, done
+    warm, path_has_folder, imported_helper, ipykernel_loaded, planted = \
+        eval(done.tests["probe"].message.removeprefix("AssertionError: "))
+    assert warm == first.split()[0], "the clean run was not a fork of the warm kernel process"
+    assert cleanroom.zygotes_started() == made and cleanroom.idle_zygotes() == 1, "the clean run started a process"
+    assert ipykernel_loaded and planted, (ipykernel_loaded, planted)
+    assert not path_has_folder and not imported_helper, "as in a clean-room process (`python -I`), the folder is off the path"
+    assert not any(zygote.sockets.iterdir()) and not any(zygote.workdir.iterdir())
+    looked = run(tmp_path, """
+        import os
+        found = [p for p in ('/tmp/left', '/tmp/home/left', '/dev/shm/left') if os.path.exists(p)]
+        for holder in [os.path.join('/tmp', n) for n in os.listdir('/tmp') if n.startswith('k-')]:
+            for folder, _, files in os.walk(holder):
+                found += [os.path.join(folder, n) for n in files if n == 'left']
+        print('found', found)
+        print(WARM)
+    """.replace("WARM", WARM))[0].splitlines()
+    assert looked == ["found []", first.split()[0]], looked
+
+
+def test_a_clean_run_does_not_take_a_warm_kernel_process_whose_kernel_folders_are_in_use(tmp_path):
+    run(tmp_path, PROBE)
+    (_, zygote), = cleanroom._idle
+    (zygote.workdir / "nb-in-use").mkdir()  # a kernel's copy not yet removed (another thread's kernel, say)
+    try:
+        limits = SandboxedKernelManager(fork=True, memory_limit=900 * 1024 * 1024, cpu_limit=300)._limits()
+        options = cleanroom.Settings(sandboxed=True, limits=limits, cell_timeout=10, notebook_timeout=30)
+        taken = cleanroom.take(options)
+        try:
+            assert taken is not zygote and taken.kernel_modules is None
+        finally:
+            taken.close()
+    finally:
+        (zygote.workdir / "nb-in-use").rmdir()
+
+
 def test_an_endless_cell_is_interrupted(tmp_path):
     out = run(tmp_path, "while True:\n    pass", "print('still here')", interrupt=True)
     assert out[0].startswith("KeyboardInterrupt"), out
