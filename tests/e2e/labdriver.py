@@ -330,12 +330,12 @@ class Notebook:
         self.cells = self.panel.locator(".jp-Notebook .jp-Cell")
 
     # waiting ----------------------------------------------------------------------
-    def wait_open(self, timeout: float = 60) -> "Notebook":
-        """The notebook's tab is active, its cells are rendered and its kernel is idle."""
+    def wait_open(self, timeout: float = 60, settle: float = 0.5) -> "Notebook":
+        """The notebook's tab is active, its cells are rendered and its kernel is idle (:meth:`wait_idle`)."""
         self.page.locator(f'.lm-TabBar-tab.lm-mod-current:has-text("{self.name}")').first.wait_for(
             timeout=timeout * 1000)
         self.cells.first.wait_for(timeout=timeout * 1000)
-        return self.wait_idle(timeout)
+        return self.wait_idle(timeout, settle)
 
     def wait_idle(self, timeout: float = 60, settle: float = 0.5) -> "Notebook":
         """Idle by the status bar, no `[*]` prompt, and still so ``settle`` seconds later."""
@@ -368,13 +368,13 @@ class Notebook:
         """Click a main-menu entry, e.g. menu("Run", "runmenu:run-all")."""
         click_menu(self.page, menu, command)
 
-    def run_all(self, timeout: float = 90) -> "Notebook":
-        """Run ▸ Run All Cells, then wait until every cell has run and the kernel is idle."""
+    def run_all(self, timeout: float = 90, settle: float = 0.5) -> "Notebook":
+        """Run ▸ Run All Cells, then wait until every cell has run and the kernel is idle (:meth:`wait_idle`)."""
         self.menu("Run", "runmenu:run-all")
         self.page.wait_for_function(  # the run has started: a prompt shows `*` or a number
             """() => [...document.querySelectorAll('.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-InputPrompt')]
                     .some(p => /\\[[*0-9]/.test(p.textContent))""", timeout=15000)
-        return self.wait_idle(timeout)
+        return self.wait_idle(timeout, settle)
 
     def run_cell(self, index: int, timeout: float = 60) -> "Notebook":
         """Select a cell and run it with Ctrl+Enter, as a learner does; wait for its execution count."""

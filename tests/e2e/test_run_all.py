@@ -79,7 +79,7 @@ def until_last_cell_ran(lab, nb: Notebook, timeout: float) -> None:
         last = nb.panel.locator(".jp-Cell.jp-CodeCell").last
         last.evaluate("e => e.scrollIntoView({block: 'center'})")
         if re.search(r"\[\d+\]", last.locator(".jp-InputPrompt").text_content() or ""):
-            nb.wait_idle(timeout=60)
+            nb.wait_idle(timeout=60, settle=0)  # the last cell has run: nothing runs after it
             return
         kernels = lab.server.api("GET", "/api/kernels") or []
         quiet = quiet + 1 if all(k.get("execution_state") == "idle" for k in kernels) else 0
@@ -96,11 +96,11 @@ def test_run_all_executes_every_cell(lab_tab, version, lesson):
         pytest.skip(f"Python {version} was not found on this machine: `make pythons` says where it is looked for")
     rel = on_kernel(lab.server.checkout, lesson, version)
     lab.open(rel)
-    nb = Notebook(lab.page, Path(rel).name).wait_open(timeout=90)
+    nb = Notebook(lab.page, Path(rel).name).wait_open(timeout=90, settle=0)
     kernel = lab.server.api("GET", "/api/sessions") or []
     running = {s["kernel"]["name"] for s in kernel if s.get("path", "").endswith(Path(rel).name)}
     assert running == {kernel_name(version)}, f"{rel} runs on kernels {running}, not {kernel_name(version)}"
-    nb.run_all(timeout=240)
+    nb.run_all(timeout=240, settle=0)  # it may end idle between two cells: until_last_cell_ran waits for the last
     until_last_cell_ran(lab, nb, timeout=240)
     nb.save()
     lab.shot("ran")
