@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -110,6 +111,7 @@ class LabServer:
     #: Extra kernels the server offers, {kernel name: (display name, python executable)}:
     #: the course's other supported Pythons (each in a venv of its own).
     kernels: dict[str, tuple[str, Path]] = field(default_factory=dict)
+    _stopping: threading.Thread | None = None  # the kernels being stopped (shutdown_kernels)
 
     @property
     def base(self) -> str:
@@ -212,9 +214,20 @@ class LabServer:
         return f"{self.base}/lab/tree/{path}?reset&token={self.token}"
 
     def shutdown_kernels(self) -> None:
+        """Stop every kernel the server runs, in the background: a kernel takes about 0.7 s to exit (the server
+        waits for it), which the next test's start overlaps. The next call, and :meth:`stop`, wait for it first."""
+        self.wait_for_shutdowns()
         self._remember_descendants()
-        for kernel in self.api("GET", "/api/kernels") or []:
-            self.api("DELETE", f"/api/kernels/{kernel['id']}")
+        ids = [kernel["id"] for kernel in self.api("GET", "/api/kernels") or []]
+        self._stopping = threading.Thread(target=lambda: [self.api("DELETE", f"/api/kernels/{i}") for i in ids],
+                                          name="kernel-shutdown", daemon=True)
+        self._stopping.start()
+
+    def wait_for_shutdowns(self) -> None:
+        """Wait until the kernels :meth:`shutdown_kernels` stopped last are gone (the server's answers)."""
+        if self._stopping is not None:
+            self._stopping.join(timeout=30)
+            self._stopping = None
 
     def _remember_descendants(self) -> None:
         if self.process is None:
@@ -229,6 +242,7 @@ class LabServer:
         """Stop the server, its kernels and anything else it started; return what had to be killed."""
         if self.process is None:
             return []
+        self.wait_for_shutdowns()
         self._remember_descendants()
         pgid = self.process.pid
         try:
