@@ -62,14 +62,17 @@ async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt: bool = 
         await kc.wait_for_ready(timeout=60)
         for code in cells:
             msg_id = kc.execute(code)
-            if interrupt:  # once the cell runs (its `busy` status), not after a wait in real time
+            text = []
+            if interrupt:
+                # Once the cell's code runs (its first output), not after a wait in real time. The `busy` status
+                # is too early: a SIGINT that reaches ipykernel before the cell's code starts is logged and dropped.
                 while True:
                     msg = await kc.get_iopub_msg(timeout=60)
-                    if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status":
+                    if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                        text.append(msg["content"]["text"])
                         break
                 await km.interrupt_kernel()
                 interrupt = False
-            text = []
             while True:
                 msg = await _next_message(kc, km)
                 if msg is None:
@@ -238,8 +241,8 @@ def test_a_clean_run_does_not_take_a_warm_kernel_process_whose_kernel_folders_ar
 
 
 def test_an_endless_cell_is_interrupted(tmp_path):
-    out = run(tmp_path, "while True:\n    pass", "print('still here')", interrupt=True)
-    assert out[0].startswith("KeyboardInterrupt"), out
+    out = run(tmp_path, "print('looping', flush=True)\nwhile True:\n    pass", "print('still here')", interrupt=True)
+    assert out[0].startswith("looping\nKeyboardInterrupt"), out
     assert out[1] == "still here"
 
 
