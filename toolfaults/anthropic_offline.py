@@ -32,6 +32,7 @@ import httpx2
 
 from .clock import RecordingSleep
 from .language import say
+from .live import DEFAULT_MODEL
 
 __all__ = [
     "OfflineAnthropic",
@@ -42,8 +43,6 @@ __all__ = [
     "DEFAULT_MODEL",
 ]
 
-DEFAULT_MODEL = "claude-sonnet-4-6"
-"""The model lessons name: current on the pinned SDK (no DeprecationWarning in notebooks)."""
 _ids = itertools.count(1)
 
 

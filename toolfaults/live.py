@@ -28,16 +28,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import anthropic
-
-from .anthropic_offline import DEFAULT_MODEL, OfflineAnthropic
 from .language import say
-from .models import ScriptedChatModel
+
+if TYPE_CHECKING:
+    import anthropic
 
 __all__ = ["live_mode", "describe_mode", "base_url", "anthropic_client", "chat_model", "DEFAULT_MODEL"]
+
+#: The Claude model the lessons name, live and in the offline replies: current on the pinned SDK (no
+#: DeprecationWarning in notebooks).
+DEFAULT_MODEL = "claude-sonnet-4-6"
+
+# The Anthropic SDK (about 0.8 s of CPU to import: thousands of response types) and LangChain are
+# imported by the functions that use them, not here: a lesson that only prints the mode, or only
+# uses the scripted chat model, starts without the SDK.
 
 
 def live_mode() -> bool:
@@ -103,7 +110,11 @@ def anthropic_client(script: Sequence[Any] = (), **kwargs: Any) -> anthropic.Ant
         url = base_url()
         if url and "base_url" not in kwargs:
             kwargs["base_url"] = url
+        import anthropic
+
         return anthropic.Anthropic(**kwargs)
+    from .anthropic_offline import OfflineAnthropic
+
     return OfflineAnthropic(script, **kwargs)
 
 
@@ -126,4 +137,6 @@ def chat_model(script: Sequence[Any] = (), *, model: str = DEFAULT_MODEL, **kwar
             if url and "base_url" not in kwargs and "anthropic_api_url" not in kwargs:
                 kwargs["base_url"] = url
             return ChatAnthropic(model=model, **kwargs)
+    from .models import ScriptedChatModel
+
     return ScriptedChatModel(script=list(script))

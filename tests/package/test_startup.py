@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from importlib import metadata
 import subprocess
 import sys
@@ -36,3 +37,17 @@ def test_notebooks_are_still_validated():
         "try:\n    nbformat.validate(nb)\nexcept nbformat.ValidationError:\n    print('refused')\n")],
         capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "refused", done.stdout + done.stderr
+
+
+def test_the_mode_switch_does_not_import_the_sdk():
+    """`toolfaults.live` imports the Anthropic SDK (about 0.8 s of CPU) only when a client is asked for:
+    the lessons that only print the mode or use the scripted chat model start without it."""
+    done = subprocess.run([sys.executable, "-c", (
+        "import sys, toolfaults.live as live\n"
+        "print(live.describe_mode().split(':')[0], 'anthropic' in sys.modules)\n"
+        "live.chat_model(['hi'])\n"
+        "print('anthropic' in sys.modules)\n"
+        "live.anthropic_client()\n"
+        "print('anthropic' in sys.modules)\n")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "TOOLFAULTS_MODE": "offline"})
+    assert done.stdout.split() == ["OFFLINE", "False", "False", "True"], done.stdout + done.stderr
