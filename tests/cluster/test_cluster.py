@@ -177,6 +177,7 @@ def test_a_closing_cluster_quiets_its_workers_first():
     close = client.close
 
     def close_and_look():  # what the workers' log level is when the client closes, just before the cluster
+        client.close = close  # once: the client's __del__ closes it again, after the loop has stopped
         levels.extend(client.run(lambda: logging.getLogger("distributed").level).values())
         close()
 
