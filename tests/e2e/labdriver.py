@@ -38,6 +38,10 @@ REPO = Path(__file__).resolve().parents[2]
 #: The checkout under test (default: this one; E2E_REPO: another). A scratch copy is what the server runs in.
 SOURCE = Path(os.environ.get("E2E_REPO", REPO)).resolve()
 
+class _PortTaken(Exception):
+    """`make lab` stopped: its port was taken between :func:`free_port` and its bind."""
+
+
 #: What `make lab` is given on top of its own flags (Makefile: LAB_ARGS): a private address.
 ISOLATION_ARGS = (
     "--ServerApp.ip=127.0.0.1",
@@ -163,6 +167,18 @@ class LabServer:
         env.pop("MPLBACKEND", None)  # the kernel's own inline backend, as for a learner
         if self.kernels:
             env["JUPYTER_PATH"] = str(self._kernelspecs())
+        # The port was free when it was chosen; another program may take it before the server binds it
+        # (the server then stops at once, saying so): a new port, at most twice.
+        for attempt in range(3):
+            try:
+                return self._launch(env, timeout)
+            except _PortTaken:
+                if attempt == 2:
+                    raise RuntimeError(f"ports kept being taken before `make lab` bound them:\n{self.log()}")
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _launch(self, env: dict[str, str], timeout: float) -> "LabServer":
         cmd = self.command()
         (self.home / "command.txt").write_text(shlex.join(cmd) + "\n")
         log = open(self.log_path, "wb")
@@ -172,6 +188,8 @@ class LabServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if f"port {self.port} is not available" in self.log():
+                    raise _PortTaken(self.port)
                 raise RuntimeError(f"`make lab` exited with {self.process.returncode}:\n{self.log()}")
             opened = self.home / "opened.txt"
             if opened.exists() and opened.read_text().strip() and self.api("GET", "/api/status") is not None:

@@ -32,3 +32,23 @@ def test_first_page_opens_and_links_to_first_lesson(lab):
     Notebook(page, FIRST_LESSON).wait_idle()
     lab.shot("first-lesson")
     lab.assert_clean()
+
+
+def test_a_port_taken_before_the_server_binds_it_is_replaced(lab_server, tmp_path):
+    """The browser tests' JupyterLab: a port another program takes between its choice and the server's bind
+    stops that `make lab` at once; the driver starts it again on a new port instead of failing the test."""
+    import socket
+
+    from labdriver import LabServer
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = held.getsockname()[1]
+        server = LabServer(checkout=lab_server.checkout, home=tmp_path / "jupyter", venv=lab_server.venv, port=taken)
+        try:
+            server.start()
+            assert server.port != taken
+            assert server.api("GET", "/api/status") is not None
+        finally:
+            server.stop()
