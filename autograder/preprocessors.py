@@ -112,6 +112,7 @@ class GuardedExecute(Execute):
             self._stop_reason = ""
             self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
             self._timed_out = False
+            self._interrupted_at = 0.0
             self._sent = False  # whether a code cell was sent to the kernel
             try:
                 return super().preprocess(nb, resources, km)
@@ -128,6 +129,7 @@ class GuardedExecute(Execute):
 
     async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> Any:
         self._timed_out = True
+        self._interrupted_at = monotonic()
         return await super()._async_handle_timeout(timeout, cell)
 
     def _stop(self, reason: str) -> None:
@@ -166,8 +168,12 @@ class GuardedExecute(Execute):
         return result
 
     def _interrupted(self) -> bool:
-        """After a timeout: whether the interrupted cell stopped (its late reply arrives) in time."""
-        deadline = monotonic() + self.interrupt_grace
+        """After a timeout: whether the interrupted cell stopped (its late reply arrives) in time.
+
+        The grace counts from the interrupt: nbclient has already waited up to ``iopub_timeout``
+        for the cell's last output by the time this is asked.
+        """
+        deadline = self._interrupted_at + self.interrupt_grace
         while (left := deadline - monotonic()) > 0:
             try:
                 msg = run_sync(self.kc.shell_channel.get_msg)(timeout=left)

@@ -4,10 +4,10 @@ The default path of the grade command is a Dask LocalCluster with the SQLite gra
 (the ``sample_class_graded`` fixture of ``tests/conftest.py`` grades the sample class
 shipped in the repo that way). Here the grade command itself runs again, on a
 LocalCluster of two workers with ``--db`` pointing at a throwaway PostgreSQL server on
-loopback, for the fewest students whose submissions hold every kind of submission of
-the sample class (solutions, right and wrong answers, stubs and every breakage) on
-every assignment (:func:`covering_students`; the rest of the class repeats those
-kinds and would grade the same way twice): every such student's score, status and
+loopback, for the fewest submissions that hold every kind of submission of the sample
+class (solutions, right and wrong answers, stubs and every breakage) and every assignment
+(:func:`covering_submissions`, copied into a folder of their own; the rest of the class
+repeats those kinds and would grade the same way twice): each one's score, status and
 every test's points must be the same. (``tests/cluster/test_cluster.py`` compares the
 cluster path with a sequential SQLite run test by test;
 ``tests/grading/test_parallel_grading.py`` compares the Dask loop with a sequential
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 
@@ -31,16 +32,16 @@ from tests.sandbox.probe_assignment import sandboxed
 pytestmark = pytest.mark.slow
 
 
-def covering_students() -> list[str]:
-    """The fewest students (greedy, ties by name) whose submissions hold every kind and every assignment."""
-    held = {student: {sample_class.kind(r) for r in plan.values()} | set(plan)
-            for student, plan in sample_class.CLASS.items()}
-    left = set().union(*held.values())
-    chosen: list[str] = []
+def covering_submissions() -> list[tuple[str, str]]:
+    """The fewest (student, assignment) submissions (greedy, ties by name) that hold every kind and every assignment."""
+    kinds = {(student, assignment): sample_class.kind(recipe)
+             for student, plan in sample_class.CLASS.items() for assignment, recipe in plan.items()}
+    left = set(kinds.values()) | {assignment for _, assignment in kinds}
+    chosen: list[tuple[str, str]] = []
     while left:
-        best = max(sorted(held), key=lambda student: len(held[student] & left))
+        best = max(sorted(kinds), key=lambda key: len({kinds[key], key[1]} & left))
         chosen.append(best)
-        left -= held[best]
+        left -= {kinds[best], best[1]}
     return sorted(chosen)
 
 
@@ -52,15 +53,18 @@ def _tests(results: list[dict]) -> dict[tuple[str, str], list[tuple]]:
 def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, pg, sample_class_graded):
     """LocalCluster (2 workers) + PostgreSQL: the same grades.csv row for every kind of submission on every
     assignment, and the same points for every test."""
-    in_sandbox = sandboxed()
+    chosen = covering_submissions()
+    every = {(s, a) for s, plan in sample_class.CLASS.items() for a in plan}
+    assert len(chosen) < len(every) and {a for _, a in chosen} == set(assignments())
+    assert {sample_class.kind(sample_class.CLASS[s][a]) for s, a in chosen} == \
+        {sample_class.kind(sample_class.CLASS[s][a]) for s, a in every}
+    submissions = tmp_path / "submitted"
+    for student, assignment in chosen:
+        shutil.copytree(AUTOGRADER / "submitted" / student / assignment, submissions / student / assignment)
     out = tmp_path / "pg"
-    cmd = [sys.executable, "-m", "autograder.grade", "--out", str(out), "--workers", "2", "--db", pg.url,
-           *sample_class_graded["limits"]]
-    chosen = covering_students()
-    assert len(chosen) < len(sample_class.CLASS)
-    for student in chosen:
-        cmd += ["--student", student]
-    if not in_sandbox:
+    cmd = [sys.executable, "-m", "autograder.grade", "--submissions", str(submissions), "--out", str(out),
+           "--workers", "2", "--db", pg.url, *sample_class_graded["limits"]]
+    if not sandboxed():
         cmd.append("--unsandboxed")
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1500)
     assert run.returncode == 0, f"grade command failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
@@ -71,19 +75,21 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     default = {(r["student"], r["assignment"]): r for r in sample_class_graded["grades"]}
     students = sorted(p.name for p in (AUTOGRADER / "submitted").iterdir() if p.is_dir())
     assert len(students) >= 12 and set(default) == {(s, a) for s in students for a in assignments()}
-    assert set(on_pg) == {(s, a) for s in chosen for a in assignments()}
-    kinds = {sample_class.kind(sample_class.CLASS[s][a]) for s, a in on_pg if a in sample_class.CLASS[s]}
-    assert kinds == {sample_class.kind(r) for plan in sample_class.CLASS.values() for r in plan.values()}
+    graded_students = {s for s, _ in chosen}
+    assert set(on_pg) == {(s, a) for s in graded_students for a in assignments()}
+    # What was left out of the copy is "not submitted"; the rest grades as the default path graded it.
+    assert {key for key, row in on_pg.items() if row["status"] == "not submitted"} >= set(on_pg) - set(chosen)
     columns = ("score", "max_score", "status")
     differ = {key: ([default[key][c] for c in columns], [on_pg[key][c] for c in columns])
-              for key in sorted(on_pg) if any(default[key][c] != on_pg[key][c] for c in columns)}
+              for key in chosen if any(default[key][c] != on_pg[key][c] for c in columns)}
     assert not differ, f"Dask + PostgreSQL graded differently (default, PostgreSQL): {differ}"
 
-    pg_tests = _tests(json.loads((out / "reports" / "results.json").read_text()))
+    pg_tests = {key: tests for key, tests in _tests(json.loads((out / "reports" / "results.json").read_text())).items()
+                if key in chosen}
     default_tests = {key: tests for key, tests in _tests(sample_class_graded["results"].values()).items()
-                     if key[0] in chosen}
-    assert pg_tests == default_tests
-    scores = [(float(on_pg[k]["score"]), float(on_pg[k]["max_score"])) for k in on_pg
+                     if key in chosen}
+    assert pg_tests == default_tests and pg_tests
+    scores = [(float(on_pg[k]["score"]), float(on_pg[k]["max_score"])) for k in chosen
               if on_pg[k]["status"] != "not submitted"]
     assert any(s == top for s, top in scores) and any(0 < s < top for s, top in scores) and any(s == 0 for s, _ in scores)
 
