@@ -127,6 +127,8 @@ FAIRNESS_PARTS := 1 2
 # checks they agree): each job collects its own files only, not the whole suite's 2,000 tests.
 SIDE_TESTS := tests/e2e tests/lessons tests/lms tests/progress tests/test_labsettings.py tests/test_commands.py
 FAIRNESS_TESTS := tests/exercises/test_fairness.py
+# The main lane does not even collect the other lanes' files (their imports cost seconds).
+MAIN_IGNORES := $(foreach p,$(SIDE_TESTS) $(FAIRNESS_TESTS),--ignore=$(p))
 LANES := side $(foreach p,$(FAIRNESS_PARTS),fairness-$(p)) $(foreach v,$(EXTRA_VERSIONS),python-$(v))
 # Part $(2) of the fairness proofs on this Python, run by the lane $(1) if it claims it first.
 fairness_job = if mkdir $(TEST_LOGS)/fairness-$(2).claim 2>/dev/null; then \
@@ -150,7 +152,7 @@ test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS
 		$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,side,$(p))) \
 		$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),side)) \
 	} > $(TEST_LOGS)/side-lane.log 2>&1 & \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side and not fairness" $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
+	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side and not fairness" $(MAIN_IGNORES) $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
 	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
 	echo "== Main lane done; it takes the jobs the side lane has not started ($(TEST_LOGS)/) =="; \
 	$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,main,$(p))) \
