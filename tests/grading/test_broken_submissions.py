@@ -93,6 +93,7 @@ def test_endless_loop_in_the_answer(batch):
     """Each looping cell is stopped at the cell time limit; the notebook's own limit ends the rest."""
     assert score(batch, "loop") == 0
     problem(batch, "loop", "timeout")
+    assert "time limit" in problem(batch, "loop", "time_limit").text
     assert any("did not finish within" in t.message or "not run" in t.message for t in result(batch, "loop").tests)
 
 
