@@ -149,27 +149,35 @@ def _grades(results: dict) -> dict:
             for key, r in results.items()}
 
 
-def test_workers_started_as_the_guide_says_do_the_grading(tmp_path, pg, sample_class_graded):
+@pytest.fixture(scope="module")
+def guide_cluster(tmp_path_factory):
+    """One scheduler and two workers started as the guide says, for this module's tests that grade or check
+    on them (in file order: the grading test first, on workers that have done nothing yet)."""
+    need_sandbox()
+    with cluster(tmp_path_factory.mktemp("guide-cluster")) as (address, pids):
+        yield address, pids
+
+
+def test_workers_started_as_the_guide_says_do_the_grading(tmp_path, pg, sample_class_graded, guide_cluster):
     """4 submissions on a scheduler and 2 workers started as the guide says: all graded on the workers, with
     the grades of the default path (the sample class graded by `make grade`'s defaults, the same limits)."""
-    need_sandbox()
     from distributed import Client
 
     from autograder.cleanroom import running_zygotes
     from autograder.worker import graders
 
-    with cluster(tmp_path) as (address, pids):
-        assert len(set(pids.values())) == 2
-        run = _grade(tmp_path / "cluster", "--scheduler", address, "--db", pg.create_database("guide"))
-        # The same long-lived workers, a second grade command: each run's grader is dropped at its end,
-        # and so are the clean-room processes its tasks started on the worker.
-        with Client(address, set_as_default=False) as client:
-            left_after_first = client.run(graders)
-            clean_rooms_after_first = client.run(running_zygotes)
-            again = _grade(tmp_path / "again", "--scheduler", address, "--db", pg.create_database("again"))
-            left_after_second = client.run(graders)
-            clean_rooms_after_second = client.run(running_zygotes)
-            assert client.run(os.getpid) == pids, "the workers were restarted"
+    address, pids = guide_cluster
+    assert len(set(pids.values())) == 2
+    run = _grade(tmp_path / "cluster", "--scheduler", address, "--db", pg.create_database("guide"))
+    # The same long-lived workers, a second grade command: each run's grader is dropped at its end,
+    # and so are the clean-room processes its tasks started on the worker.
+    with Client(address, set_as_default=False) as client:
+        left_after_first = client.run(graders)
+        clean_rooms_after_first = client.run(running_zygotes)
+        again = _grade(tmp_path / "again", "--scheduler", address, "--db", pg.create_database("again"))
+        left_after_second = client.run(graders)
+        clean_rooms_after_second = client.run(running_zygotes)
+        assert client.run(os.getpid) == pids, "the workers were restarted"
     assert clean_rooms_after_first == clean_rooms_after_second == {worker: 0 for worker in pids}
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
     assert "Graded on the cluster's workers: 4; graded here, after a worker failed: 0." in again.stdout
@@ -236,11 +244,10 @@ def test_a_worker_that_cannot_import_the_grader_is_said_plainly(tmp_path, pg, ve
     assert len(results) == 4 and results[("ana", ASSIGNMENTS[0])]["score"] == results[("ana", ASSIGNMENTS[0])]["max_score"]
 
 
-def test_check_cluster_says_each_worker_can_grade(tmp_path):
-    need_sandbox()
-    with cluster(tmp_path) as (address, pids):
-        checked = subprocess.run([sys.executable, "-m", "autograder.checkcluster", address], cwd=ROOT,
-                                 capture_output=True, text=True, timeout=300)
+def test_check_cluster_says_each_worker_can_grade(guide_cluster):
+    address, pids = guide_cluster
+    checked = subprocess.run([sys.executable, "-m", "autograder.checkcluster", address], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert f"scheduler {address}: ok" in checked.stdout
     for worker, pid in pids.items():
