@@ -125,7 +125,7 @@ TEST_LOGS := artifacts/test-logs
 FAIRNESS_PARTS := 1 2
 # Where the side lane's tests and the fairness proofs live (tests/conftest.py: SIDE_LANE, FAIRNESS_PROOFS; a test
 # checks they agree): each job collects its own files only, not the whole suite's 2,000 tests.
-SIDE_TESTS := tests/e2e tests/lessons tests/lms tests/progress tests/test_labsettings.py tests/test_commands.py
+SIDE_TESTS := tests/e2e tests/lessons tests/lms tests/progress
 FAIRNESS_TESTS := tests/exercises/test_fairness.py
 # The main lane does not even collect the other lanes' files (their imports cost seconds).
 MAIN_IGNORES := $(foreach p,$(SIDE_TESTS) $(FAIRNESS_TESTS),--ignore=$(p))
