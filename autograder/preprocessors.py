@@ -111,8 +111,7 @@ class GuardedExecute(Execute):
             self._deadline = monotonic() + self.notebook_timeout
             self._stop_reason = ""
             self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
-            self._timed_out = False
-            self._interrupted_at = 0.0
+            self._interrupted_at: float | None = None  # when the running cell was interrupted at its time limit
             self._sent = False  # whether a code cell was sent to the kernel
             try:
                 return super().preprocess(nb, resources, km)
@@ -128,7 +127,6 @@ class GuardedExecute(Execute):
         return self._cell_timeout
 
     async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> Any:
-        self._timed_out = True
         self._interrupted_at = monotonic()
         return await super()._async_handle_timeout(timeout, cell)
 
@@ -148,7 +146,7 @@ class GuardedExecute(Execute):
         limit = min(float(self.timeout or remaining), remaining)
         self._cell_timeout = limit
         self._sent = True
-        self._timed_out = False
+        self._interrupted_at = None
         self.error_on_timeout = {
             "ename": CELL_TIMEOUT,
             "evalue": (f"the cell did not finish within {limit:.0f} s and was stopped "
@@ -162,18 +160,18 @@ class GuardedExecute(Execute):
                 KERNEL_DIED, "the kernel died while running this cell (os._exit(), a crash, or out of memory)"))
             self._stop("the kernel died in an earlier cell")
             return cell, self.resources
-        if self._timed_out and not self._interrupted():
+        if self._interrupted_at is not None and not self._stopped_in_time(self._interrupted_at):
             self._stop("an earlier cell kept running after it was interrupted "
                        "(an endless loop that catches KeyboardInterrupt?)")
         return result
 
-    def _interrupted(self) -> bool:
+    def _stopped_in_time(self, interrupted_at: float) -> bool:
         """After a timeout: whether the interrupted cell stopped (its late reply arrives) in time.
 
         The grace counts from the interrupt: nbclient has already waited up to ``iopub_timeout``
         for the cell's last output by the time this is asked.
         """
-        deadline = self._interrupted_at + self.interrupt_grace
+        deadline = interrupted_at + self.interrupt_grace
         while (left := deadline - monotonic()) > 0:
             try:
                 msg = run_sync(self.kc.shell_channel.get_msg)(timeout=left)

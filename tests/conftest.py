@@ -25,9 +25,7 @@ SLOW_TIMEOUT = 1200
 # (`-m side`); everything else but the fairness proofs in the other (`-m "not side and not fairness"`);
 # then each lane takes jobs: the fairness proofs, the other Pythons' suites.
 # The browser tests mostly wait on JupyterLab and Chromium, the lessons and the progress tool on one kernel
-# at a time and the learner edition's fresh clone on pip: together they balance the main lane's grading
-# (in CI-style runs of December 2026, the side lane about 495 s, the main lane about 415 s plus the 15 s of
-# tests/test_labsettings.py and tests/test_commands.py, which it runs).
+# at a time and the learner edition's fresh clone on pip: together they balance the main lane's grading.
 SIDE_LANE = ("e2e", "lessons", "lms", "progress")
 # The fairness proofs (tests/exercises/test_fairness.py), marked `fairness`: two jobs of `make test`, each taken
 # by whichever lane is free first (the main lane runs `-m "not side and not fairness"`), so that the lanes end

@@ -32,10 +32,15 @@ from tests.sandbox.probe_assignment import sandboxed
 pytestmark = pytest.mark.slow
 
 
+def submission_kinds() -> dict[tuple[str, str], str]:
+    """Every submission of the sample class: (student, assignment) -> its kind."""
+    return {(student, assignment): sample_class.kind(recipe)
+            for student, plan in sample_class.CLASS.items() for assignment, recipe in plan.items()}
+
+
 def covering_submissions() -> list[tuple[str, str]]:
     """The fewest (student, assignment) submissions (greedy, ties by name) that hold every kind and every assignment."""
-    kinds = {(student, assignment): sample_class.kind(recipe)
-             for student, plan in sample_class.CLASS.items() for assignment, recipe in plan.items()}
+    kinds = submission_kinds()
     left = set(kinds.values()) | {assignment for _, assignment in kinds}
     chosen: list[tuple[str, str]] = []
     while left:
@@ -53,11 +58,9 @@ def _tests(results: list[dict]) -> dict[tuple[str, str], list[tuple]]:
 def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, pg, sample_class_graded):
     """LocalCluster (2 workers) + PostgreSQL: the same grades.csv row for every kind of submission on every
     assignment, and the same points for every test."""
-    chosen = covering_submissions()
-    every = {(s, a) for s, plan in sample_class.CLASS.items() for a in plan}
-    assert len(chosen) < len(every) and {a for _, a in chosen} == set(assignments())
-    assert {sample_class.kind(sample_class.CLASS[s][a]) for s, a in chosen} == \
-        {sample_class.kind(sample_class.CLASS[s][a]) for s, a in every}
+    chosen, kinds = covering_submissions(), submission_kinds()
+    assert len(chosen) < len(kinds) and {a for _, a in chosen} == set(assignments())
+    assert {kinds[key] for key in chosen} == set(kinds.values())
     submissions = tmp_path / "submitted"
     for student, assignment in chosen:
         shutil.copytree(AUTOGRADER / "submitted" / student / assignment, submissions / student / assignment)
