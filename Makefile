@@ -47,10 +47,18 @@ LAB_ARGS ?=
 LAB = $(RUN) LANG="$(LAB_LOCALE)" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --port=$(PORT) $(ROOT_FLAG) \
 	--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 	$(LAB_ARGS) "$(FIRST_PAGE)"
+# The class every grading command works on (autograder/classes.py): `CLASS=../spring-class` on make's
+# command line, for this command; else the folder named in class.local (`make use-class CLASS=DIR` writes
+# it: name the class once); else the sample class, classes/sample. Passed as AUTOGRADER_CLASS, so that
+# nbgrader's own commands and the formgrader (`make lab INSTRUCTOR=1`) see the same class. Only a CLASS=
+# given on the command line counts (a CLASS in the shell's environment is not taken for a folder).
+ifeq ($(origin CLASS),command line)
+export AUTOGRADER_CLASS := $(CLASS)
+endif
 # Headless Chromium for `make e2e` (Debian/Ubuntu package; Playwright drives it, it downloads nothing).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: venvs _venv-deps _venv-packages learner-edition collect export help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
+.PHONY: venvs _venv-deps _venv-packages learner-edition collect export report use-class clean-grades help test-fast pythons setup lab test e2e browser sandbox postgres exercises grade bench clean clean-notebooks check-notebooks
 
 help: ## List every target with one line (default)
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z0-9-]*:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -211,7 +219,10 @@ exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
 progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratch copy, offline): each part not started / in progress / done
 	$(RUN) $(OFFLINE) $(BIN)/python -m toolfaults.progress exercises $(PROGRESS_ARGS)
 
-grade: $(STAMP) sandbox ## Auto-grade every submission in autograder/submitted and write grades, feedback and the report
+use-class: $(STAMP) ## Name the class every grading command works on, once: CLASS=../spring-class (writes class.local); without CLASS, say which it is
+	@$(if $(filter command line,$(origin CLASS)),$(BIN)/python -m autograder.classes use "$(CLASS)",$(BIN)/python -m autograder.classes show)
+
+grade: $(STAMP) sandbox ## Auto-grade every submission of the class (CLASS=DIR, or make use-class) and write grades, feedback and the report
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
 
 # The edition's language: only LANG given on make's command line counts (`make learner-edition LANG=es`, or
@@ -223,13 +234,15 @@ learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader)
 	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",) \
 		$(if $(EDITION_LANGUAGE),--language "$(EDITION_LANGUAGE)",)
 
-collect: $(STAMP) ## Put an LMS download into autograder/submitted: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv] [COLLECT_ARGS="--submitted DIR"]
-	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv] [COLLECT_ARGS=\"--submitted ../spring-class/submitted\"]"; exit 1; }
+collect: $(STAMP) ## Put an LMS download into the class's submitted/: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv, default: the class's roster.csv] [CLASS=DIR]
+	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv] [CLASS=../spring-class]"; exit 1; }
 	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",) $(COLLECT_ARGS)
 
-export: $(STAMP) ## Grades and feedback for Canvas and Moodle into autograder/exports: ROSTER=roster.csv [EXPORT_ARGS="--out DIR --db URL ..."]
-	@test -n "$(ROSTER)" || { echo "usage: make export ROSTER=roster.csv [EXPORT_ARGS=\"--canvas-id 05_retry_with_backoff=12345 --out DIR --db postgresql://...\"] (--out, --db: as given to make grade)"; exit 1; }
-	$(RUN) $(BIN)/python -m autograder.lms.export --roster "$(ROSTER)" $(EXPORT_ARGS)
+export: $(STAMP) ## Grades and feedback for Canvas and Moodle into the class's exports/: [ROSTER=roster.csv, default: the class's roster.csv] [CLASS=DIR] [EXPORT_ARGS="--canvas-id ID=N --db URL ..."]
+	$(RUN) $(BIN)/python -m autograder.lms.export $(if $(ROSTER),--roster "$(ROSTER)",) $(EXPORT_ARGS)
+
+report: $(STAMP) ## Rebuild the class report from the class's saved results (CLASS=DIR, or make use-class)
+	$(RUN) $(BIN)/python -m autograder.report
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
 	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.bench
@@ -248,6 +261,9 @@ check-notebooks: $(STAMP) ## Fail if a committed notebook has outputs or executi
 clean-notebooks: $(STAMP) ## Strip outputs and execution counts from every notebook (keeps nbgrader metadata)
 	$(RUN) $(BIN)/python -m autograder.notebooks clean
 
-clean: ## Remove the venv, caches and grading by-products (keeps sample submissions)
-	rm -rf $(VENV) $(VENV)-3.* .pytest_cache autograder/output
+clean: ## Remove the venvs and caches (never a class's gradebook, submissions or outputs: see clean-grades)
+	rm -rf $(VENV) $(VENV)-3.* .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+clean-grades: $(STAMP) ## Say what grading the class wrote (gradebook with manual scores, outputs, exports); CONFIRM=yes removes it
+	@$(BIN)/python -m autograder.classes clean-grades $(if $(filter yes,$(CONFIRM)),--yes,)

@@ -29,8 +29,8 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
 
 On a shared machine the figures move with the load: the load average is printed
 next to each section, and both grading runs happen back to back in one process.
-Results go to ``autograder/output/reports/bench.json`` and a figure to
-``autograder/output/reports/bench_grading.png``.
+Results go to ``classes/sample/output/reports/bench.json`` and a figure to
+``classes/sample/output/reports/bench_grading.png``.
 """
 
 from __future__ import annotations

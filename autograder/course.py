@@ -14,27 +14,30 @@ from typing import Any
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from .classes import CLASSES, SAMPLE_CLASS, ClassFolder  # noqa: F401 - re-exported
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"
-# Students' notebooks, as nbgrader's submitted_directory: <student>/<assignment>/<assignment>.ipynb.
-SUBMITTED = AUTOGRADER / "submitted"
 # The fairness catalogue: wrong and right implementations of each answer cell.
 CATALOGUE = AUTOGRADER / "catalogue"
-# Everything grading writes lives in one ignored folder (`make clean` removes it);
-# nbgrader_config.py names the same folders for nbgrader.
-OUTPUT = AUTOGRADER / "output"
-GRADEBOOK = OUTPUT / "gradebook.db"
-AUTOGRADED = OUTPUT / "autograded"
-FEEDBACK = OUTPUT / "feedback"
-GRADES_CSV = OUTPUT / "grades.csv"
-REPORTS = OUTPUT / "reports"
-RESULTS = REPORTS / "results.json"
-# `make collect`: one folder per assignment with the LMS download, its manifest and the files set aside.
-COLLECTED = AUTOGRADER / "collected"
-# `make export`: the LMS gradebook CSVs and feedback zips.
-EXPORTS = AUTOGRADER / "exports"
+# A class is its own folder (autograder/classes.py): its submissions, gradebook, outputs and LMS
+# files. Which class a command works on: --class, AUTOGRADER_CLASS (make's CLASS=), class.local, or
+# the sample class the repository ships (classes/sample). nbgrader_config.py reads the same.
+# The names below are the SAMPLE class's (the tests, `make bench`, `python -m autograder.sample_class`);
+# the commands ask ClassFolder.current() instead.
+SAMPLE = ClassFolder(SAMPLE_CLASS)
+SUBMITTED = SAMPLE.submitted
+OUTPUT = SAMPLE.output
+GRADEBOOK = SAMPLE.gradebook
+AUTOGRADED = SAMPLE.autograded
+FEEDBACK = SAMPLE.feedback
+GRADES_CSV = SAMPLE.grades_csv
+REPORTS = SAMPLE.reports
+RESULTS = SAMPLE.results
+COLLECTED = SAMPLE.collected
+EXPORTS = SAMPLE.exports
 # The course's public repository (its web address): the README's Binder badge is written
 # from it (`python -m autograder.edition badge`; tests/lms/test_edition.py checks it). A
 # learner edition has an address of its own (`make learner-edition REPOSITORY=...`).

@@ -5,8 +5,9 @@
     python -m autograder.grade --assignment 05_retry_with_backoff --student ana
     python -m autograder.grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
 
-Reads ``autograder/submitted/<student>/<assignment>/<notebook>.ipynb`` (never
-modifies it), then:
+Grades one class, a folder of its own (:mod:`autograder.classes`: ``--class DIR``, make's ``CLASS=DIR``,
+``class.local``, or the sample class ``classes/sample``). Reads
+``<class>/submitted/<student>/<assignment>/<notebook>.ipynb`` (never modifies it), then:
 
 1. generates every assignment that has submissions, once (into a scratch release
    folder: ``exercises/`` is left alone), recording it in the gradebook;
@@ -14,9 +15,9 @@ modifies it), then:
    (:func:`autograder.pool.grade_tasks`): a LocalCluster of long-lived worker
    processes by default, or the workers of a running scheduler (``--scheduler``), the
    same code path; each notebook in its own kernel, in the bubblewrap sandbox of
-   :mod:`autograder.sandbox` when it can run here. The gradebook is SQLite in
-   ``autograder/`` by default, PostgreSQL with ``--db``;
-3. writes, all in ``autograder/output/``: ``grades.csv`` (student, assignment, score,
+   :mod:`autograder.sandbox` when it can run here. The gradebook is SQLite,
+   ``<class>/gradebook.db``, by default, PostgreSQL with ``--db``;
+3. writes, all in ``<class>/output/``: ``grades.csv`` (student, assignment, score,
    max_score, status, notes) from the gradebook, the feedback of every student
    (``feedback/<student>/<assignment>/``, no test source), the results as data
    (``reports/results.json``) and the class report (``reports/class_report.html``).
@@ -41,7 +42,7 @@ from typing import Any
 
 from . import gradebook as gbook
 from . import readback
-from .course import OUTPUT, ROOT, SOLUTIONS, SUBMITTED, assignments
+from .course import ROOT, SOLUTIONS, ClassFolder, assignments
 from .engine import Course
 from .results import ATTENTION, INSTRUCTOR_SCORE, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks
@@ -280,11 +281,14 @@ def main(argv: list[str] | None = None) -> int:
                              "1 grades one submission at a time in this process")
     parser.add_argument("--assignment", action="append", help="grade only this assignment (repeatable)")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
-    parser.add_argument("--submissions", type=Path, default=SUBMITTED,
-                        help="folder of <student>/<assignment>/ submissions (default: autograder/submitted)")
-    parser.add_argument("--out", type=Path, default=OUTPUT,
+    parser.add_argument("--class", dest="klass", type=Path, default=None, metavar="DIR",
+                        help="the class folder: DIR/submitted is graded, into DIR/gradebook.db and DIR/output "
+                             "(default: make's CLASS=, else class.local, else the sample class, classes/sample)")
+    parser.add_argument("--submissions", type=Path, default=None,
+                        help="folder of <student>/<assignment>/ submissions (default: the class's submitted/)")
+    parser.add_argument("--out", type=Path, default=None,
                         help="where grades.csv, feedback/, reports/, autograded/ and the gradebook go "
-                             "(default: autograder/output/, with the course's own gradebook)")
+                             "(default: the class's output/, and its gradebook.db)")
     parser.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: nbgrader_config.py)")
     parser.add_argument("--notebook-timeout", type=int, default=None,
                         help="seconds per notebook (default: nbgrader_config.py)")
@@ -304,7 +308,14 @@ def main(argv: list[str] | None = None) -> int:
                      "add --db postgresql://user@host:port/database")
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be 1 or more")
-    wrong = unknown_names(args.submissions.resolve(), args.assignment, args.student)
+    klass = ClassFolder.current(args.klass)
+    submissions = (args.submissions or klass.submitted).resolve()
+    if args.submissions and not args.out and submissions != klass.submitted:
+        # Another class's notebooks never go into this class's gradebook.
+        parser.error(f"--submissions {args.submissions} is not the submissions folder of the class {klass.shown} "
+                     f"({klass.shown}/submitted): name the class instead, with --class (make grade CLASS=DIR), "
+                     "or give --out for its results")
+    wrong = unknown_names(submissions, args.assignment, args.student)
     if wrong:
         parser.error("\n".join(wrong))
 
@@ -315,10 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     except SandboxUnavailable as err:
         print(err, file=sys.stderr)
         return 2
-    out = args.out.resolve()
+    out = (args.out or klass.output).resolve()
     coursedir: dict[str, Any] = {"autograded_directory": str(out / "autograded"),
                                  "feedback_directory": str(out / "feedback"),
-                                 "db_url": f"sqlite:///{out / 'gradebook.db'}"}
+                                 "db_url": f"sqlite:///{out / 'gradebook.db'}" if args.out else klass.db_url}
     if args.db:
         coursedir["db_url"] = gbook.gradebook_url(args.db)
     out.mkdir(parents=True, exist_ok=True)
@@ -328,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     release = Path(tempfile.mkdtemp(prefix=".release-", dir=scratch))
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=scratch))
     try:
-        course = make_course(settings, release, submissions=args.submissions.resolve(), staging=staging, **coursedir)
+        course = make_course(settings, release, submissions=submissions, staging=staging, **coursedir)
         tasks, unknown = find_tasks(course.submissions, assignments(), args.assignment, args.student)
         for folder in unknown:
             print(f"skipped {folder}: not an assignment of this course", file=sys.stderr)

@@ -29,10 +29,10 @@ def tracked_notebooks(root: Path = ROOT) -> list[Path]:
         text=True,
         check=True,
     ).stdout
-    # Sample submissions are students' files as handed in (one is not even valid JSON on
+    # Class folders (classes/sample/submitted: the sample class) hold students' files as handed in (one is not even valid JSON on
     # purpose): the grader copes with them, hygiene does not apply.
     return sorted(root / p for p in out.split()
-                  if (root / p).exists() and not p.startswith("autograder/submitted/"))
+                  if (root / p).exists() and not p.startswith("classes/"))
 
 
 def problems(nb: nbformat.NotebookNode) -> list[str]:

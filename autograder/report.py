@@ -195,16 +195,17 @@ def load_results(path: Path) -> list[SubmissionResult]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .course import RESULTS
-
     import argparse
+
+    from .course import ClassFolder
 
     parser = argparse.ArgumentParser(prog="python -m autograder.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", nargs="?", type=Path, default=RESULTS, help="saved results (default: %(default)s)")
+    parser.add_argument("results", nargs="?", type=Path, default=None,
+                        help="saved results (default: the class's output/reports/results.json)")
     parser.add_argument("out_dir", nargs="?", type=Path, help="where the page goes (default: next to the results)")
     args = parser.parse_args(argv)
-    results_path = args.results
+    results_path = args.results or ClassFolder.current().results
     out_dir = args.out_dir or results_path.parent
     page = render(load_results(results_path), out_dir)
     print(f"Class report: {page}")

@@ -1,6 +1,6 @@
-"""The sample class in ``autograder/submitted``: what `make grade` grades on a fresh clone.
+"""The sample class in ``classes/sample/submitted``: what `make grade` grades on a fresh clone.
 
-    python -m autograder.sample_class           # rebuild autograder/submitted
+    python -m autograder.sample_class           # rebuild classes/sample/submitted
     python -m autograder.sample_class --check   # exit 1 if it is stale (exercises changed)
 
 Fifteen students; two of them (sofia, tomas) take the Spanish edition (``<assignment>_es``),
@@ -38,11 +38,9 @@ from pathlib import Path
 
 import nbformat
 
-from .course import AUTOGRADER, SOLUTIONS
+from .course import SOLUTIONS, SUBMITTED
 from .testcells import replace_answer
 from .fairness import CATALOGUE, Variant, answer_cells, catalogue
-
-SUBMITTED = AUTOGRADER / "submitted"
 
 A03, A04, A05, A06 = ("04_validate_then_execute", "05_retry_with_backoff", "06_fallback_and_degradation",
                       "07_safe_agent_loop")
@@ -253,23 +251,23 @@ def stale(current: Path = SUBMITTED) -> list[str]:
     """Files of ``current`` that differ from a fresh build (empty when in sync)."""
     from .release import stale_tree
 
-    return stale_tree(build, current, "autograder/submitted/", "built by sample_class.py")
+    return stale_tree(build, current, "classes/sample/submitted/", "built by sample_class.py")
 
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m autograder.sample_class",
-                                     description="Rebuild the sample class in autograder/submitted from the exercises.")
+                                     description="Rebuild the sample class in classes/sample/submitted from the exercises.")
     parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 if autograder/submitted is stale (the exercises changed)")
+                        help="change nothing; exit 1 if classes/sample/submitted is stale (the exercises changed)")
     args = parser.parse_args(argv)
     if args.check:
         found = stale()
         for line in found:
             print(line)
-        print("autograder/submitted is stale: run `python -m autograder.sample_class` and commit."
-              if found else "autograder/submitted is in sync with the exercises.")
+        print("classes/sample/submitted is stale: run `python -m autograder.sample_class` and commit."
+              if found else "classes/sample/submitted is in sync with the exercises.")
         return 1 if found else 0
     built = build(SUBMITTED)
     print(f"Built {len(built)} submissions of {len(CLASS)} students into {SUBMITTED}")

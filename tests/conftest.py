@@ -73,7 +73,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def sample_class_graded(tmp_path_factory):
-    """The sample class (autograder/submitted) graded once, as `make grade` grades it by default.
+    """The sample class (classes/sample/submitted) graded once, as `make grade` grades it by default.
 
     The grade command's default path: a Dask LocalCluster (one worker per core and one more), the
     SQLite gradebook, sandboxed kernels when the sandbox can run here. Returns the

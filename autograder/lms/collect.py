@@ -1,6 +1,6 @@
-"""An LMS download into ``autograder/submitted/`` (what `make collect` runs), on nbgrader's ``zip_collect``.
+"""An LMS download into the class's ``submitted/`` (:mod:`autograder.classes`) (what `make collect` runs), on nbgrader's ``zip_collect``.
 
-    python -m autograder.lms.collect ASSIGNMENT DOWNLOAD.zip [--roster roster.csv]
+    python -m autograder.lms.collect ASSIGNMENT DOWNLOAD.zip [--roster roster.csv] [--class DIR]
 
 Canvas ("Download Submissions") and Moodle ("Download all submissions") both hand the
 instructor one zip, with file names of their own:
@@ -78,7 +78,7 @@ from traitlets.config import Config
 
 from toolfaults.language import english_name, fold, language_of
 
-from ..course import COLLECTED, EXERCISES, SOLUTIONS, SUBMITTED, assignments
+from ..course import COLLECTED, EXERCISES, SOLUTIONS, SUBMITTED, ClassFolder, assignments
 from ..translations import KEY as TRANSLATION
 from .roster import Roster, Student
 
@@ -375,13 +375,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.lms.collect", description=__doc__.split("\n\n")[0])
     parser.add_argument("assignment", help="the assignment's id, e.g. 05_retry_with_backoff")
     parser.add_argument("download", type=Path, help="the zip downloaded from Canvas or Moodle")
-    parser.add_argument("--roster", type=Path, default=None, help="roster CSV: student_id,lms_id,name,email")
-    parser.add_argument("--submitted", type=Path, default=SUBMITTED, help="where submissions go (default: %(default)s)")
-    parser.add_argument("--collected", type=Path, default=COLLECTED,
-                        help="where the download, its manifest and the files set aside go (default: %(default)s)")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="roster CSV (ours: student_id,lms_id,name,email; or Canvas's or Moodle's gradebook "
+                             "export); default: the class's roster.csv when there is one")
+    parser.add_argument("--class", dest="klass", type=Path, default=None, metavar="DIR",
+                        help="the class folder (default: make's CLASS=, else class.local, else classes/sample)")
+    parser.add_argument("--submitted", type=Path, default=None, help="where submissions go (default: the class's submitted/)")
+    parser.add_argument("--collected", type=Path, default=None,
+                        help="where the download, its manifest and the files set aside go (default: the class's collected/)")
     parser.add_argument("--verbose", action="store_true", help="say what nbgrader does with every file")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    klass = ClassFolder.current(args.klass)
+    args.submitted = args.submitted or klass.submitted
+    args.collected = args.collected or klass.collected
+    if not args.roster and klass.roster.is_file():
+        args.roster = klass.roster
     try:
         roster = Roster.load(args.roster) if args.roster else None
         manifest = collect(args.assignment, args.download, roster, args.submitted, args.collected)

@@ -58,7 +58,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from toolfaults.language import language_of
 
-from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, assignments as course_assignments, load_config
+from ..course import COLLECTED, EXPORTS, FEEDBACK, RESULTS, ClassFolder, assignments as course_assignments, load_config
 from ..gradebook import gradebook_url, sqlite_path
 from .collect import load_manifest
 from .roster import Roster
@@ -166,15 +166,17 @@ def _max_scores(db_url: str, course_id: str) -> dict[str, float]:
         return {a.name: float(a.max_score) for a in gb.assignments}
 
 
-def _check_selection(known: list[str], wanted: list[str] | None, canvas_ids: dict[str, str]) -> list[str]:
+def _check_selection(known: list[str], wanted: list[str] | None, canvas_ids: dict[str, str],
+                     klass: ClassFolder | None = None) -> list[str]:
     """The assignments to export; :class:`ExportError` for a name (``--assignment``, ``--canvas-id``) not graded."""
     unknown = sorted({a for a in wanted or [] if a not in known})
     if unknown:
         in_course = [a for a in unknown if a in course_assignments()]
         if in_course:
             first = " ".join(f"--assignment {a}" for a in in_course)
+            command = (klass or ClassFolder.current()).make("grade", GRADE_ARGS=first)
             raise ExportError(f"{', '.join(in_course)} {'is' if len(in_course) == 1 else 'are'} not graded yet: "
-                              f"run make grade GRADE_ARGS=\"{first}\" first (graded: {', '.join(known)})")
+                              f"run {command} first (graded: {', '.join(known)})")
         raise ExportError(f"--assignment {', '.join(unknown)}: no such assignment in the gradebook; "
                           f"the graded assignments are: {', '.join(known)}")
     names = sorted(a for a in known if not wanted or a in wanted)
@@ -229,7 +231,8 @@ def _summary(s: Score, late: bool, assignment: str) -> str:
 
 def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, course_id: str | None = None,
            results: Path | None = None, feedback: Path | None = None, collected: Path = COLLECTED,
-           assignments: list[str] | None = None, canvas_ids: dict[str, str] | None = None) -> Export:
+           assignments: list[str] | None = None, canvas_ids: dict[str, str] | None = None,
+           klass: ClassFolder | None = None) -> Export:
     """Write the LMS files (see the module's docstring) for the roster's students.
 
     Args:
@@ -239,6 +242,7 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
         results: ``results.json`` of `make grade` (statuses); feedback: its feedback folder.
         assignments: only these (default: every assignment of the gradebook).
         canvas_ids: assignment -> Canvas assignment id, for Canvas's column names.
+        klass: the class, named in the commands the warnings print (default: the current one).
     Returns:
         an :class:`Export` with the files written, the scores and what could not be exported.
     Raises:
@@ -246,12 +250,13 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
             graded assignment. Nothing is written then.
     """
     config = load_config().CourseDirectory
+    klass = klass or ClassFolder.current()
     db_url = db_url or config.db_url
     course_id = course_id or config.course_id
     results = results or RESULTS
     feedback = feedback or FEEDBACK
     canvas_ids = canvas_ids or {}
-    names = _check_selection(graded_assignments(db_url, course_id), assignments, canvas_ids)
+    names = _check_selection(graded_assignments(db_url, course_id), assignments, canvas_ids, klass)
     maxima = _max_scores(db_url, course_id)
     graded = gradebook_scores(db_url, course_id, names)
     statuses = _statuses(Path(results))
@@ -273,8 +278,8 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
             if (sid, a) in graded and not _same_time(entry.get("timestamp"), graded[(sid, a)].submitted_at):
                 done.warnings.append(
                     f"{sid}/{a}: collected again (from {entry.get('download') or 'a later download'}) after it was "
-                    "graded: the score and feedback exported are the earlier notebook's; grade it first: make grade "
-                    f"GRADE_ARGS=\"--student {sid} --assignment {a}\"")
+                    "graded: the score and feedback exported are the earlier notebook's; grade it first: "
+                    + klass.make("grade", GRADE_ARGS=f"--student {sid} --assignment {a}"))
         by_hand = [st.student_id for st in roster.students
                    if (st.student_id, a) in graded and st.student_id not in manifests[a]["students"]]
         if by_hand:
@@ -340,29 +345,43 @@ def _feedback_zip(lms: str, assignment: str, roster: Roster, manifest: dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.lms.export", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roster", type=Path, required=True, help="roster CSV: student_id,lms_id,name,email[,...]")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="roster CSV (ours: student_id,lms_id,name,email[,...]; or Canvas's or Moodle's gradebook "
+                             "export); default: the class's roster.csv")
+    parser.add_argument("--class", dest="klass", type=Path, default=None, metavar="DIR",
+                        help="the class folder (default: make's CLASS=, else class.local, else classes/sample)")
     parser.add_argument("--assignment", action="append", help="export only this assignment (repeatable)")
     parser.add_argument("--canvas-id", action="append", default=[], metavar="ASSIGNMENT=ID",
                         help="the Canvas assignment id of an assignment (repeatable), for Canvas's column name")
     parser.add_argument("--out", type=Path, default=None,
                         help="the grading output folder given to `make grade GRADE_ARGS=\"--out ...\"` (its gradebook, "
-                             "results and feedback; default: the course's own, autograder/output)")
+                             "results and feedback; default: the class's gradebook.db and output/)")
     parser.add_argument("--db", default=None, metavar="URL",
                         help="the gradebook given to `make grade GRADE_ARGS=\"--db ...\"`: a PostgreSQL URL "
                              "(postgresql://user@host:port/db); default: the SQLite gradebook in --out")
-    parser.add_argument("--exports", type=Path, default=EXPORTS, help="where the files go (default: %(default)s)")
-    parser.add_argument("--collected", type=Path, default=COLLECTED, help="manifests of `make collect`")
+    parser.add_argument("--exports", type=Path, default=None, help="where the files go (default: the class's exports/)")
+    parser.add_argument("--collected", type=Path, default=None,
+                        help="manifests of `make collect` (default: the class's collected/)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
         canvas_ids = dict(item.split("=", 1) for item in args.canvas_id)
     except ValueError:
         parser.error("--canvas-id takes ASSIGNMENT=ID")
-    kwargs: dict[str, Any] = {}
+    klass = ClassFolder.current(args.klass)
+    args.exports = args.exports or klass.exports
+    args.collected = args.collected or klass.collected
+    if not args.roster:
+        if not klass.roster.is_file():
+            parser.error(f"no roster: give ROSTER=FILE (ours, or Canvas's or Moodle's gradebook export), or save it as "
+                         f"{klass.shown}/roster.csv")
+        args.roster = klass.roster
+    kwargs: dict[str, Any] = {"db_url": klass.db_url, "results": klass.results, "feedback": klass.feedback,
+                              "klass": klass}
     if args.out:
         out = args.out.resolve()
-        kwargs = {"db_url": f"sqlite:///{out / 'gradebook.db'}", "results": out / "reports" / "results.json",
-                  "feedback": out / "feedback"}
+        kwargs.update(db_url=f"sqlite:///{out / 'gradebook.db'}", results=out / "reports" / "results.json",
+                      feedback=out / "feedback")
     if args.db:
         kwargs["db_url"] = gradebook_url(args.db)  # as `make grade --db` reads it
     try:

@@ -2,7 +2,7 @@
 
 Columns (a header row; the first four are required, the others are used when present):
 
-    student_id    the course's id: the folder name under autograder/submitted/
+    student_id    the course's id: the folder name under the class's submitted/
     lms_id        the student's id in the LMS: Canvas's user id (the number in its file
                   names and the gradebook's "ID" column); in Moodle, the participant id of
                   the download's folder names (Moodle matches by full name when it is empty)

@@ -1,7 +1,7 @@
 """`make grade` on the sample class: grades, feedback without hidden tests, and the class report.
 
 The grade command (``python -m autograder.grade``, what `make grade` runs) grades the
-sample class shipped in ``autograder/submitted`` once, into a scratch folder, on its
+sample class shipped in ``classes/sample/submitted`` once, into a scratch folder, on its
 default path (a Dask LocalCluster, SQLite), with shorter time limits than the
 course's (so the endless loops cost seconds, not minutes) and in the sandbox when it
 can run here (the ``sample_class_graded`` fixture of ``tests/conftest.py``). The tests
@@ -18,13 +18,11 @@ import re
 import pytest
 
 from autograder import grade, sample_class
-from autograder.course import AUTOGRADER, SOLUTIONS, assignments
+from autograder.course import SOLUTIONS, SUBMITTED, assignments
 from autograder.testcells import hidden_lines
 from autograder.sandbox import sandbox_available
 
 pytestmark = pytest.mark.slow
-
-SUBMITTED = AUTOGRADER / "submitted"
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +39,13 @@ def test_sample_class_is_big_and_varied():
             "renamed", "missing", "tamper"} <= recipes
     for student, plan in sample_class.CLASS.items():
         for assignment in plan:
-            assert (SUBMITTED / student / assignment).is_dir(), f"{student}/{assignment} is not in autograder/submitted"
+            assert (SUBMITTED / student / assignment).is_dir(), f"{student}/{assignment} is not in classes/sample/submitted"
 
 
 def test_sample_class_is_built_from_the_current_exercises():
-    """autograder/submitted is what `python -m autograder.sample_class` builds from today's exercises."""
+    """classes/sample/submitted is what `python -m autograder.sample_class` builds from today's exercises."""
     stale = sample_class.stale()
-    assert not stale, "autograder/submitted is stale; run `python -m autograder.sample_class` and commit:\n" + \
+    assert not stale, "classes/sample/submitted is stale; run `python -m autograder.sample_class` and commit:\n" + \
         "\n".join(stale[:20])
 
 
