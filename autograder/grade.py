@@ -153,7 +153,8 @@ def task_time_limit(course: Course) -> float:
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
-        log=print, scheduler: str | None = None, timings: dict[str, float] | None = None) -> list[SubmissionResult]:
+        log=print, scheduler: str | None = None, timings: dict[str, float] | None = None,
+        collected: Path | None = None) -> list[SubmissionResult]:
     """Generate, grade (:func:`autograder.pool.grade_tasks`), export, write feedback and the report.
 
     With a LocalCluster, the cluster starts before the assignments are generated and shuts
@@ -171,7 +172,7 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
     timings = {} if timings is None else timings
     with (StartingCluster(workers, warm=(warm_up, course.spec())) if workers > 1 and scheduler is None
           else nullcontext()) as cluster:
-        results = _run(course, tasks, workers, out, feedback_dir, log, scheduler, cluster, timings)
+        results = _run(course, tasks, workers, out, feedback_dir, log, scheduler, cluster, timings, collected)
     if cluster is not None:
         timings.update(cluster_up=cluster.up_after or 0.0, cluster_close=cluster.closed_after or 0.0)
     logger.debug("Seconds: %s.", ", ".join(f"{step} {seconds:.1f}" for step, seconds in timings.items()))
@@ -179,7 +180,8 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
 
 
 def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path, log,
-         scheduler: str | None, cluster, timings: dict[str, float]) -> list[SubmissionResult]:
+         scheduler: str | None, cluster, timings: dict[str, float],
+         collected: Path | None = None) -> list[SubmissionResult]:
     from . import feedback, report
 
     began = time.perf_counter()
@@ -230,11 +232,12 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
         if (task.student, task.assignment) not in in_gradebook:
             extra[(task.student, task.assignment)] = {"status": NOT_GRADED, "notes": "submitted, not graded yet",
                                                        "score": ""}
+    collection = _collection(collected, extra, {row["assignment"] for row in table})
     csv_path = gbook.export_csv(out / "grades.csv", table, extra)
     for r in to_write.values():
         feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
     report.save_results(class_results, reports / "results.json")
-    page = report.render(class_results, reports)
+    page = report.render(class_results, reports, collection=collection)
     timings["write"] = time.perf_counter() - started - elapsed
 
     parallel = scheduler is not None or workers > 1
@@ -257,6 +260,40 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
                 log(f"  {r.student}/{r.assignment}: {p.text} (kept)")
     log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
     return results
+
+
+def _collection(collected: Path | None, extra: dict[tuple[str, str], dict[str, str]],
+                graded: set[str]) -> list[dict[str, str]]:
+    """Put what `make collect` recorded (late work, files set aside) into grades.csv's ``late`` and ``set_aside``
+    columns (``extra``), and return it as the class report's lines."""
+    from .lms.collect import collection_notes
+
+    lines = []
+    for (student, assignment), note in sorted(collection_notes(collected).items()) if collected else []:
+        if assignment not in graded:
+            continue
+        row = extra.setdefault((student, assignment), {})
+        if note["late"]:
+            row["late"] = "late"
+            lines.append({"student": student, "assignment": assignment, "what": "handed in late (the LMS says so)"})
+        if note["set_aside"]:
+            row["set_aside"] = " | ".join(note["set_aside"])
+            lines += [{"student": student, "assignment": assignment, "what": text} for text in note["set_aside"]]
+    return lines
+
+
+def class_roster(klass: ClassFolder):
+    """The class's roster (``<class>/roster.csv``: ours, Canvas's or Moodle's export), None when there is none;
+    an unreadable one is said and left aside (grading does not need it)."""
+    from .lms.roster import Roster, RosterError
+
+    if not klass.roster.is_file():
+        return None
+    try:
+        return Roster.load(klass.roster)
+    except RosterError as err:
+        logger.warning("The class's roster is not used (%s): the formgrader shows no names.", err)
+        return None
 
 
 def _previous(path: Path) -> list[SubmissionResult]:
@@ -358,8 +395,12 @@ def main(argv: list[str] | None = None) -> int:
         gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
         print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} {how}, "
               f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
+        roster = class_roster(klass)
+        if roster:
+            gbook.set_names(course.db_url, course.course_id,
+                            [(st.student_id, *st.names(), st.email) for st in roster.students])
         results = run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
-                      scheduler=args.scheduler)
+                      scheduler=args.scheduler, collected=klass.collected)
         if (args.scheduler or workers > 1) and results and all(REGRADED in r.kinds() for r in results):
             return CLUSTER_DID_NOT_GRADE
     finally:

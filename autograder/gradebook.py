@@ -106,6 +106,16 @@ def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
     gb.db.commit()
 
 
+def set_names(db_url: str, course_id: str, students: Iterable[tuple[str, str, str, str]]) -> None:
+    """Give the gradebook's students their names and email ((id, first, last, email) each, from the class's
+    roster), so that the formgrader shows "Silva, Ana" rather than "None, None"; students not yet in the
+    gradebook are added (the formgrader then lists who has not submitted)."""
+    with Gradebook(db_url, course_id) as gb:
+        for student_id, first, last, email in students:
+            gb.update_or_create_student(student_id, first_name=first or None, last_name=last or None,
+                                        email=email or None)
+
+
 def record_zero(gb: Gradebook, assignment: str, student: str) -> None:
     """A submission with nothing gradable: every test scores 0, as nbgrader does for a missing notebook."""
     gb.update_or_create_student(student)
@@ -187,19 +197,20 @@ def scores(db_url: str, course_id: str, students: Iterable[str] | None = None) -
 def export_csv(path: Path, rows: list[dict[str, Any]], extra: dict[tuple[str, str], dict[str, str]] | None = None) -> Path:
     """Write ``student, assignment, score, max_score`` (+ status and notes) to ``path``.
 
-    ``extra`` gives, per (student, assignment), the ``status`` and ``notes`` columns, and a
-    ``score`` text that replaces the gradebook's (``""`` for work not graded yet).
+    ``extra`` gives, per (student, assignment), the ``status`` and ``notes`` columns, a
+    ``score`` text that replaces the gradebook's (``""`` for work not graded yet), and what `make collect`
+    recorded: ``late`` ("late" or empty) and ``set_aside`` (the files set aside, or empty).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     extra = extra or {}
     with path.open("w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"])
+        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes", "late", "set_aside"])
         for row in rows:
             more = extra.get((row["student"], row["assignment"]), {})
             status = more.get("status") or ("graded" if row["submitted"] else "not submitted")
             score = more.get("score", f"{row['score']:g}")
             writer.writerow([row["student"], row["assignment"], score, f"{row['max_score']:g}",
-                             status, more.get("notes", "")])
+                             status, more.get("notes", ""), more.get("late", ""), more.get("set_aside", "")])
     return path

@@ -164,10 +164,43 @@ def overview(results: list[SubmissionResult]) -> dict:
     return {"assignments": assignments, "rows": rows, "nothing": NOTHING}
 
 
+def headline(results: list[SubmissionResult]) -> str:
+    """The report's first sentence, from the same results its tables show (a test compares them)."""
+    if not results:
+        return "Nothing has been graded yet."
+    n = len(results)
+    full = sum(r.score >= r.max_score and r.status != ATTENTION for r in results)
+    if full == n:
+        return f"Every test passed in every graded submission ({n})."
+    zero = [r for r in results if r.score == 0]
+    none_passed = sum(bool(r.tests) and not any(t.passed for t in r.tests) for r in results)
+    attention = sum(r.status == ATTENTION for r in results)
+    words = [f"{full} of {n} submissions have full marks"]
+    if zero:
+        words.append(f"{len(zero)} score 0" + (f" ({none_passed} pass{'es' if none_passed == 1 else ''} no test at all: "
+                                               "a stub left as it was, or a notebook that does not run)"
+                                               if none_passed else ""))
+    if attention:
+        words.append(f"{attention} need{'s' if attention == 1 else ''} attention")
+    return "; ".join(words) + "."
+
+
+def wrong_note(results: list[SubmissionResult]) -> str:
+    """What "What the class got wrong" says when no counted submission failed a test."""
+    if all(not r.failed and r.status != ATTENTION for r in results):
+        return "Every test passed in every graded submission."
+    left_out = sum(not counted(r) for r in results)
+    return (f"No test failed in the submissions that pass at least one test and do not need attention; the other "
+            f"{left_out} (no test passed, or they need attention) are not counted here: see the summary, the score "
+            "distribution and Needs attention.")
+
+
 # -- page -------------------------------------------------------------------------------------
-def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class report") -> Path:
+def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class report",
+           collection: list[dict] | None = None) -> Path:
     """Write ``class_report.html`` (template ``templates/class_report.html``) into ``out_dir``;
-    returns the page."""
+    returns the page. ``collection``: what `make collect` recorded that grading does not see (late work,
+    files set aside), one dict (student, assignment, what) per line."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     rates = test_rates(results)
@@ -177,6 +210,7 @@ def render(results: list[SubmissionResult], out_dir: Path, title: str = "Class r
     page.write_text(pages.render(
         "class_report.html", title=title, results=results, students=len({r.student for r in results}),
         summary=summary(results), histograms=histograms(results), overview=overview(results), rates=rates, worst=worst, editions=editions(results),
+        headline=headline(results), wrong_note=wrong_note(results), collection=collection or [],
         attention=[r for r in results if r.status == ATTENTION],
         notes=[(r, p) for r in results for p in r.problems if not p.attention],
     ), encoding="utf-8")

@@ -233,14 +233,14 @@ class LmsCollector(FileNameCollectorPlugin):
             student_id = info.get("login") or re.sub(r"\W+", "_", name.lower()).strip("_")
         belongs, why = which_assignment(Path(submitted_file), app.known, app.assignment)
         if belongs is None:
-            return app.set_aside(rel, why, submitted_file)
+            return app.set_aside(rel, why, submitted_file, student_id)
         if belongs and english_name(belongs) == english_name(app.assignment) and belongs != app.assignment:
             return app.set_aside(rel, f"the {LANGUAGE_NAMES[language_of(belongs)]} edition's notebook ({belongs}): "
                                       f"collect this download again with ASSIGNMENT={belongs} (the same tests and "
                                       f"points; graded as {app.assignment}, its tests would read as edited)",
-                                 submitted_file)
+                                 submitted_file, student_id)
         if belongs and belongs != app.assignment:
-            return app.set_aside(rel, f"a notebook of another assignment ({belongs})", submitted_file)
+            return app.set_aside(rel, f"a notebook of another assignment ({belongs})", submitted_file, student_id)
         mtime = dt.datetime.fromtimestamp(Path(submitted_file).stat().st_mtime)
         # Zip times have a 2-second grain; Canvas's attachment ids grow with each upload, so
         # they order submissions of the same time (as microseconds nobody else reads).
@@ -265,7 +265,7 @@ class LmsZipCollect(ZipCollectApp):
         self.rejected: list[dict[str, str]] = []
         self.candidates: dict[str, list[dict[str, Any]]] = {}
 
-    def set_aside(self, rel: str, reason: str, path: str | None = None) -> None:
+    def set_aside(self, rel: str, reason: str, path: str | None = None, student: str | None = None) -> None:
         """Record a file that is not collected; keep a copy of it (when there is one) in ``rejected/<download>/``."""
         copy = None
         if path:
@@ -273,7 +273,10 @@ class LmsZipCollect(ZipCollectApp):
             dest = self.workdir / copy
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, dest)
-        self.rejected.append({"file": rel, "reason": reason, "copy": copy})
+        entry = {"file": rel, "reason": reason, "copy": copy}
+        if student:  # whose it is, when the roster says (grades.csv and the report show it as theirs)
+            entry["student"] = student
+        self.rejected.append(entry)
         log.debug("set aside %s: %s", rel, reason)  # main() prints the list once, at the end
         return None
 
@@ -351,11 +354,22 @@ def _write_manifest(app: LmsZipCollect, download: str, submitted: Path) -> dict[
         won = [c for c in candidates if c["sha256"] == digest]
         chosen = max(won or candidates, key=lambda c: c["timestamp"])
         others = sorted(c["file"] for c in candidates if c is not chosen)
+        earlier = students.get(student_id, {})
+        timestamp, changed = chosen["timestamp"], True
+        if earlier.get("sha256") == chosen["sha256"] and earlier.get("timestamp"):
+            # The same notebook downloaded again (Canvas and Moodle hand out everyone's each time): it keeps
+            # the time it was first collected with, in the manifest and in nbgrader's timestamp.txt, so its
+            # grade stands and the export does not ask for it to be graded again.
+            timestamp, changed = earlier["timestamp"], False
+            from nbgrader.utils import parse_utc
+
+            (notebook.parent / "timestamp.txt").write_text(parse_utc(timestamp).isoformat(" "))  # as nbgrader writes it
         students[student_id] = {
             "download": download, "download_id": app.download_id, "file": chosen["file"], "lms": chosen["lms"],
-            "lms_id": chosen["lms_id"], "late": chosen["late"], "timestamp": chosen["timestamp"],
+            "lms_id": chosen["lms_id"], "late": chosen["late"], "timestamp": timestamp,
             "lms_prefix": chosen["prefix"], "original_name": chosen["original_name"], "replaced": others,
-            "note": chosen["note"],
+            "note": chosen["note"], "sha256": chosen["sha256"], "changed": changed,
+            "first_download": earlier.get("first_download", download) if not changed else download,
         }
     rejected = [r for r in previous.get("rejected", []) if r.get("download_id") != app.download_id]
     rejected += [{**r, "download": download, "download_id": app.download_id} for r in app.rejected]
@@ -369,6 +383,26 @@ def load_manifest(assignment: str, collected: Path = COLLECTED) -> dict[str, Any
     """What :func:`collect` recorded for ``assignment`` (empty when it was not collected)."""
     path = Path(collected) / assignment / "manifest.json"
     return json.loads(path.read_text()) if path.exists() else {"assignment": assignment, "students": {}, "rejected": []}
+
+
+def collection_notes(collected: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """(student, assignment) -> what `make collect` recorded that grading does not see: ``late`` (bool) and
+    ``set_aside`` (one sentence per file of that student set aside from that assignment's downloads)."""
+    notes: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(Path(collected).glob("*/manifest.json")) if Path(collected).is_dir() else []:
+        try:
+            manifest = json.loads(path.read_text())
+        except ValueError:
+            continue
+        assignment = manifest.get("assignment") or path.parent.name
+        for student, entry in manifest.get("students", {}).items():
+            notes.setdefault((student, assignment), {"late": False, "set_aside": []})["late"] = bool(entry.get("late"))
+        for entry in manifest.get("rejected", []):
+            if entry.get("student"):
+                where = f" (copy: {path.parent.name}/{entry['copy']})" if entry.get("copy") else ""
+                notes.setdefault((entry["student"], assignment), {"late": False, "set_aside": []})["set_aside"].append(
+                    f"{PurePosixPath(entry['file']).name} set aside: {entry['reason']}{where}")
+    return notes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -402,6 +436,15 @@ def main(argv: list[str] | None = None) -> int:
     late = sorted(s for s, v in this.items() if v["late"])
     print(f"Collected {len(this)} submission(s) of {args.assignment} into {args.submitted}/<student>/{args.assignment}/"
           + (f"; late: {', '.join(late)}" if late else ""))
+    same = sorted(s for s, v in this.items() if not v.get("changed", True))
+    new = sorted(s for s, v in this.items() if v.get("changed", True))
+    if same:
+        print(f"Unchanged since an earlier download: {len(same)} ({', '.join(same)}): their grades stand."
+              + (f" New or changed: {', '.join(new)}." if new else " Nothing new or changed."))
+    if new:
+        students = " ".join(f"--student {s}" for s in new) if same else ""
+        print("Grade " + ("them" if same else "the download") + ": "
+              + klass.make("grade", GRADE_ARGS=f"{students} --assignment {args.assignment}".strip()))
     for s, v in sorted(this.items()):
         if v["replaced"]:
             print(f"  {s}: newest of {len(v['replaced']) + 1} files kept ({v['file']})")

@@ -202,6 +202,52 @@ def _same_time(collected: str | None, graded: dt.datetime | None) -> bool:
         return True
 
 
+def _feedback_in_step(db_url: str, course_id: str, graded: dict[tuple[str, str], Score], results: Path,
+                      feedback: Path, klass: ClassFolder, done: Export) -> None:
+    """Make every exported student's feedback page say the score the LMS gets: a score an instructor set in
+    the formgrader after the last `make grade` is written into that student's feedback (and into
+    ``results.json`` and the class report). Raises :class:`ExportError` (nothing exported) for a page that
+    still disagrees with the gradebook and cannot be brought in step here (graded again elsewhere, say).
+    """
+    from types import SimpleNamespace
+
+    from .. import feedback as pages
+    from .. import readback, report
+
+    if not results.exists():
+        return
+    try:
+        saved = report.load_results(results)
+    except (ValueError, TypeError, KeyError):
+        return  # not results `make grade` wrote: nothing to compare with
+    stale = [r for r in saved if (r.student, r.assignment) in graded
+             and abs(graded[(r.student, r.assignment)].score - r.score) > 1e-9]
+    if not stale:
+        return
+    by_hand = readback.instructor_scores(SimpleNamespace(db_url=db_url, course_id=course_id),
+                                         [(r.student, r.assignment) for r in stale])
+    wrong = []
+    for r in stale:
+        gradebook_score = graded[(r.student, r.assignment)].score
+        before = r.score
+        readback.set_instructor_score(r, by_hand.get((r.student, r.assignment)))
+        if abs(r.score - gradebook_score) > 1e-9:
+            wrong.append(f"{r.student}/{r.assignment} (feedback {before:g}, gradebook {gradebook_score:g})")
+            continue
+        page = next(iter(sorted((feedback / r.student / r.assignment).glob("*.html"))), None)
+        pages.write(r, feedback, page.stem if page else None)
+        done.warnings.append(f"{r.student}/{r.assignment}: the feedback now says {r.score:g}/{r.max_score:g}, the score "
+                             f"set in the formgrader (it said {before:g}/{r.max_score:g})")
+    if wrong:
+        raise ExportError("the feedback of " + ", ".join(wrong) + " does not say the score in the gradebook, which "
+                          "the LMS would get: grade them again first: "
+                          + klass.make("grade", GRADE_ARGS=" ".join(
+                              [f"--student {s}" for s in sorted({w.split('/')[0] for w in wrong})]
+                              + [f"--assignment {a}" for a in sorted({w.split('/')[1].split(' ')[0] for w in wrong})])))
+    report.save_results(saved, results)
+    report.render(saved, results.parent)
+
+
 def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:g}"
 
@@ -262,6 +308,7 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     statuses = _statuses(Path(results))
     manifests = {a: load_manifest(a, collected) for a in names}
     done = Export()
+    _feedback_in_step(db_url, course_id, graded, Path(results), Path(feedback), klass, done)
     for (student_id, assignment), s in graded.items():
         s.status, s.notes = statuses.get((student_id, assignment), ("", ""))
     for student in roster.students:

@@ -9,16 +9,33 @@ Columns (a header row; the first four are required, the others are used when pre
     name          the full name as the LMS shows it ("Ana Silva")
     email         the LMS account's email address (Moodle's grade import matches on it)
     sis_user_id, sis_login_id, section     Canvas gradebook columns, copied into its CSV
+
+The LMS's own gradebook exports are rosters too, read as they are downloaded (:func:`Roster.load`
+tells them apart by their header):
+
+    Canvas   Grades > Export: "Student" ("Silva, Ana"), "ID" (the user id: lms_id), "SIS User ID",
+             "SIS Login ID", "Section", then a column per assignment; its "Points Possible" row
+             and Canvas's "Test Student" are skipped. student_id: the SIS Login ID (before any "@"),
+             else the SIS User ID, else the name as Canvas's file names write it ("silvaana").
+    Moodle   Grades > Export > Plain text file: "First name", "Last name", "ID number",
+             "Institution", "Department", "Email address", then a column per grade item.
+             student_id: the ID number, else the email address before "@"; lms_id is empty
+             (Moodle's download is matched by full name, its participant ids change).
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 REQUIRED = ("student_id", "lms_id", "name", "email")
+CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+MOODLE_COLUMNS = ("First name", "Last name", "ID number", "Institution", "Department", "Email address")
+FORMATS = (f"ours ({', '.join(REQUIRED)}), Canvas's gradebook export ({', '.join(CANVAS_COLUMNS)}, ...) or "
+           f"Moodle's grade export ({', '.join(MOODLE_COLUMNS)}, ...)")
 
 
 class RosterError(ValueError):
@@ -34,12 +51,53 @@ class Student:
     sis_user_id: str = ""
     sis_login_id: str = ""
     section: str = ""
+    first_name: str = ""  # as the LMS splits the name (Canvas, Moodle); else the name's first word
+    last_name: str = ""
+
+    def names(self) -> tuple[str, str]:
+        """(first name, last name), as nbgrader's gradebook (the formgrader) shows them."""
+        if self.first_name or self.last_name:
+            return self.first_name, self.last_name
+        first, _, last = self.name.partition(" ")
+        return first, last
 
 
 def _key(name: str) -> str:
     """A full name compared the way people read it: accents, case and spacing aside."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return " ".join(plain.lower().replace("_", " ").split())
+
+
+def _folder_name(text: str) -> str:
+    """A student id usable as a folder name: letters, digits, ".", "-" and "_" only."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^\w.-]+", "_", plain).strip("._") or ""
+
+
+def _from_canvas(row: dict[str, str]) -> dict[str, str] | None:
+    """Our roster's row for a row of Canvas's gradebook export (None: not a student's row)."""
+    sortable, lms_id = row.get("Student", ""), row.get("ID", "")
+    if not lms_id.isdigit() or sortable in ("Student, Test", "Test Student"):
+        return None  # "Points Possible", the posting-policy row, Canvas's test student
+    last, _, first = (part.strip() for part in sortable.partition(","))
+    if not first:
+        first, _, last = sortable.partition(" ")
+    login, sis_id = row.get("SIS Login ID", ""), row.get("SIS User ID", "")
+    student_id = _folder_name(login.split("@")[0]) or _folder_name(sis_id) or \
+        _folder_name(re.sub(r"[^\w]", "", sortable.lower()))
+    return {"student_id": student_id, "lms_id": lms_id, "name": f"{first} {last}".strip(),
+            "email": login if "@" in login else "", "sis_user_id": sis_id, "sis_login_id": login,
+            "section": row.get("Section", ""), "first_name": first, "last_name": last}
+
+
+def _from_moodle(row: dict[str, str]) -> dict[str, str] | None:
+    """Our roster's row for a row of Moodle's grade export."""
+    first, last, email = row.get("First name", ""), row.get("Last name", ""), row.get("Email address", "")
+    student_id = _folder_name(row.get("ID number", "")) or _folder_name(email.split("@")[0])
+    if not student_id:
+        return None
+    return {"student_id": student_id, "lms_id": "", "name": f"{first} {last}".strip(), "email": email,
+            "first_name": first, "last_name": last}
 
 
 class Roster:
@@ -55,16 +113,24 @@ class Roster:
 
     @classmethod
     def load(cls, path: Path) -> Roster:
-        """Read a roster CSV (UTF-8, a byte-order mark is fine). Raises :class:`RosterError`."""
+        """Read a roster CSV (UTF-8, a byte-order mark is fine): ours, or Canvas's or Moodle's gradebook
+        export as downloaded. Raises :class:`RosterError`."""
         try:
             with Path(path).open(newline="", encoding="utf-8-sig") as fh:
                 reader = csv.DictReader(fh)
-                missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-                if missing:
-                    raise RosterError(f"{path}: the roster needs the columns {', '.join(REQUIRED)}; missing {missing}")
+                header = [h.strip() for h in reader.fieldnames or []]
+                reader.fieldnames = header
                 rows = [{k: (v or "").strip() for k, v in row.items() if k} for row in reader]
-        except OSError as err:
+        except (OSError, UnicodeDecodeError, csv.Error) as err:
             raise RosterError(f"cannot read the roster {path}: {err}") from err
+        if all(c in header for c in ("Student", "ID")):
+            rows = [r for r in map(_from_canvas, rows) if r]
+        elif all(c in header for c in ("First name", "Last name", "Email address")):
+            rows = [r for r in map(_from_moodle, rows) if r]
+        else:
+            missing = [c for c in REQUIRED if c not in header]
+            if missing:
+                raise RosterError(f"{path}: not a roster: missing the columns {missing}. A roster is {FORMATS}")
         fields = Student.__dataclass_fields__
         students = [Student(**{k: v for k, v in row.items() if k in fields}) for row in rows if row.get("student_id")]
         for attr in ("student_id", "lms_id"):
