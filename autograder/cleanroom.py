@@ -69,6 +69,7 @@ GRACE = 20.0  # seconds the whole run may take beyond the notebook's time limit 
 DIFFERS = "cleanroom_differs"
 CHANGED = "cleanroom_changed"
 UNFINISHED = "cleanroom_unfinished"
+OVERRULED = "cleanroom_overruled"  # only the helper-package check failed a test the clean room passed
 CHANNEL = "cleanroom_channel"  # the notebook wrote to, or kept results from, the runner's results channel
 
 
@@ -896,13 +897,27 @@ def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
 MORE_ES = "y {} más"  # _plain's "and N more" in the Spanish sentences
 
 
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
 def _plain(items: list[str], limit: int = 4, more: str = "and {} more") -> str:
     shown = "; ".join(items[:limit])
     return shown + (f" ({more.format(len(items) - limit)})" if len(items) > limit else "")
 
 
-def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """Fold the clean runs into a graded result: each test keeps the lower of its two scores.
+def compare(result: Any, runs: dict[str, CleanRun],
+            hidden: tuple[str, ...] = ()) -> list[tuple[str, str, float]]:
+    """Fold the clean runs into a graded result: each test keeps the lower of its two scores,
+    except where only the grader's own helper-package check failed it in the kernel.
+
+    That check (:mod:`autograder.guard`) can be wrong; the clean room cannot be fooled by
+    what it checks, since it puts the package back before every test. So a test that
+    failed in the kernel *only with the check's message* and passed in a clean run that
+    had nothing to put back and no damage keeps the clean room's score
+    (:data:`OVERRULED`, "needs attention", both scores said): a false alarm costs the
+    student nothing the clean room proves they earned. Every other disagreement keeps
+    the lower score. ``docs/instructors.md`` states the same rule.
 
     Args:
         result: the kernel's :class:`autograder.engine.SubmissionResult` (changed in place).
@@ -910,10 +925,12 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
         hidden: lines of hidden tests, removed from any message shown.
 
     Returns:
-        ``[(notebook, grade_id)]`` of the tests whose score went down (for the gradebook).
-        Adds "needs attention" problems: tests that passed only in the kernel, what the
-        clean room had to put back, a clean run that did not finish.
+        ``[(notebook, grade_id, points)]`` of the tests whose score changed (for the gradebook).
+        Adds "needs attention" problems: tests that passed only in the kernel, tests the
+        helper-package check alone failed, what the clean room had to put back, a clean run
+        that did not finish.
     """
+    from .guard import TAMPERED
     from .testcells import redact
 
     clean = {gid: t for r in runs.values() for gid, t in r.tests.items()}
@@ -922,20 +939,42 @@ def compare(result: Any, runs: dict[str, CleanRun], hidden: tuple[str, ...] = ()
         for gid in r.missing():
             clean[gid] = CleanTest(gid, False, "This test gave no result when re-run in a clean Python process.")
             notebook_of[gid] = name
-    lowered, raised, cells = [], [], []
+    trusted = {name for name, r in runs.items() if r.complete and not r.changed and not r.damaged}
+    kernel_score = sum(t.points for t in result.tests)
+    lowered, raised, overruled, cells = [], [], [], []
     for test in result.tests:
         other = clean.get(test.grade_id)
         if other is None:
             continue
         if test.passed and not other.passed:
             lowered.append(test.description)
-            cells.append((notebook_of[test.grade_id], test.grade_id))
+            cells.append((notebook_of[test.grade_id], test.grade_id, 0.0))
             test.passed, test.points = False, 0.0
             message = other.message.removeprefix("AssertionError: ")  # as the kernel's messages read
             test.message = redact(message or "This test failed when re-run.", hidden)
         elif other.passed and not test.passed:
-            raised.append(test.description)
+            if (test.message.removeprefix("AssertionError: ").startswith(TAMPERED)
+                    and notebook_of[test.grade_id] in trusted and not other.changed):
+                overruled.append(test.description)
+                cells.append((notebook_of[test.grade_id], test.grade_id, test.max_points))
+                test.passed, test.points, test.message = True, test.max_points, ""
+            else:
+                raised.append(test.description)
     result.score = sum(t.points for t in result.tests)
+    if overruled:
+        scores = f"{_points(kernel_score)}/{_points(result.max_score)}", \
+            f"{_points(result.score)}/{_points(result.max_score)}"
+        n = len(overruled)
+        result.add(OVERRULED, f"{n} test{'s' if n != 1 else ''} failed in the notebook's kernel only because the "
+                              "grader's helper-package check fired, and passed in a clean Python process that puts "
+                              f"the package back before every test ({_plain(overruled, 3)}): kernel {scores[0]}, "
+                              f"clean room {scores[1]}; the clean room's score counts, and the score is under review",
+                   True,
+                   f"{n} test{'s' if n != 1 else ''} {'fallaron' if n != 1 else 'falló'} en el kernel del notebook "
+                   "solo porque saltó la comprobación del paquete de apoyo del corrector, y "
+                   f"{'pasaron' if n != 1 else 'pasó'} en un proceso de Python limpio que restaura el paquete antes "
+                   f"de cada test ({_plain(overruled, 3, MORE_ES)}): kernel {scores[0]}, proceso limpio "
+                   f"{scores[1]}; cuenta la nota del proceso limpio, y la nota está en revisión")
     changed = sorted({w for r in runs.values() for w in r.changed}
                      | {w for t in clean.values() for w in t.changed})
     if changed:

@@ -7,8 +7,10 @@ One call, where the engine produces a submission's result::
 1. :mod:`autograder.cleanroom` re-runs the notebook (nbgrader's autograded copy, or the
    staged submission when nbgrader could not grade it) with the assignment's own tests in a
    plain Python process (no IPython), in the same sandbox; each test keeps the lower
-   of its two scores, and any difference or anything the clean room had to put back
-   marks the submission "needs attention".
+   of its two scores, except a test that only the helper-package check failed in the
+   kernel and a clean run passed (the clean room's score counts: a false alarm of ours
+   costs nothing); any difference or anything the clean room had to put back marks the
+   submission "needs attention".
 2. :mod:`autograder.scan` flags code that reaches for the kernel's machinery, tracing
    hooks, builtins, frames and the like ("needs attention", never a score change).
 
@@ -61,15 +63,16 @@ def check(course: Any, result: Any) -> None:
         result: its :class:`autograder.engine.SubmissionResult`.
 
     Returns:
-        None. The result's scores can only go down; problems are added.
+        None. A score goes down where the clean room failed a test, and up only where the
+        helper-package check alone failed it in the kernel (:func:`cleanroom.compare`); problems are added.
     """
     from .testcells import hidden_code
 
     try:
         runs = cleanroom.rerun(course, result.assignment, result.student)
-        lowered = cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
-        if lowered:
-            record(course, result.assignment, result.student, lowered)
+        changed = cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
+        if changed:
+            record(course, result.assignment, result.student, changed)
         flags = []
         for name in course.notebook_names(result.assignment):
             found = cleanroom.checked_copy(course, result.assignment, result.student, name)
@@ -84,14 +87,14 @@ def check(course: Any, result: Any) -> None:
                    "se conservaron los resultados del kernel")
 
 
-def record(course: Any, assignment: str, student: str, cells: list[tuple[str, str]]) -> None:
-    """Write the scores the clean room lowered into the course's gradebook (grades.csv is read from it).
+def record(course: Any, assignment: str, student: str, cells: list[tuple[str, str, float]]) -> None:
+    """Write the scores the clean room changed into the course's gradebook (grades.csv is read from it).
 
     Args:
         course: the course whose gradebook holds the submission.
         assignment: the assignment's name.
         student: the student's id.
-        cells: ``[(notebook, grade_id)]`` of the tests that now score 0.
+        cells: ``[(notebook, grade_id, points)]`` of the tests whose score changed.
 
     Returns:
         None.
@@ -99,6 +102,6 @@ def record(course: Any, assignment: str, student: str, cells: list[tuple[str, st
     from nbgrader.api import Gradebook
 
     with Gradebook(course.db_url, course.course_id) as gb:
-        for notebook, grade_id in cells:
-            gb.find_grade(grade_id, notebook, assignment, student).auto_score = 0
+        for notebook, grade_id, points in cells:
+            gb.find_grade(grade_id, notebook, assignment, student).auto_score = points
         gb.db.commit()

@@ -81,10 +81,12 @@ def diagnose(course: Any, result: SubmissionResult) -> None:
                                text_es=f"{label_es} llamó a sys.exit(); el corrector siguió adelante")
                 elif ename == "AssertionError" and evalue.startswith(TAMPERED):
                     detail = evalue[len(TAMPERED):].split(". The tests", 1)[0].lstrip(": ")
-                    result.add("tampered", f"the submission modified the course's helper package ({detail}); "
-                                           "the tests that ran after it fail", True,
-                               f"la entrega modificó el paquete de apoyo del curso ({detail}); "
-                               "los tests que se ejecutaron después fallan")
+                    result.add("tampered", f"the course's helper package was not as installed in the notebook's "
+                                           f"kernel ({detail}); the tests that ran after that failed there, and the "
+                                           "score is under review", True,
+                               "el paquete de apoyo del curso no era el instalado en el kernel del notebook "
+                               f"({detail}); los tests que se ejecutaron después fallaron allí, y la nota está "
+                               "en revisión")
     if not_run:
         for p in result.problems:
             if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and p.text.endswith("were not run"):

@@ -44,6 +44,11 @@ from .results import SubmissionResult
 from .testcells import replace_answer
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+#: Right answers that use the course's helper package (``right_helpers_*``): always graded in full, by the
+#: grading loop, in both editions and on every Python, never by their tests alone in the clean room. What they
+#: prove is that importing, subclassing and using ``toolfaults`` is not taken for tampering, and only the
+#: kernel's helper-package check (:mod:`autograder.guard`) can get that wrong.
+GRADED_IN_FULL = "right_helpers_"
 
 
 @dataclass
@@ -176,8 +181,8 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
             gets its whole catalogue.
         clean_room: the catalogue entries judged by their tests alone, run in the clean room
             (:func:`clean_result`): an assignment's name stands for its whole catalogue, an
-            ``(assignment, entry)`` pair for one entry; the solution and the stub are always
-            graded by the grading loop. What `make test` does for the Spanish editions, for
+            ``(assignment, entry)`` pair for one entry; the solution, the stub and the
+            :data:`GRADED_IN_FULL` answers are always graded by the grading loop. What `make test` does for the Spanish editions, for
             every assignment on the other supported Pythons, and for the wording variants: what
             may change there is how the tests judge the answers, not the grading machinery,
             which is proven on the English catalogue on the course's own Python.
@@ -207,7 +212,8 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
         for name, _, nb, _ in entries[assignment]:
             course.submit(name, assignment, nb)
     clean = {(assignment, name) for assignment, found in entries.items() for name, *_ in found
-             if (assignment in clean_room or (assignment, name) in clean_room) and name not in ("solution", "stub")}
+             if (assignment in clean_room or (assignment, name) in clean_room)
+             and name not in ("solution", "stub") and not name.startswith(GRADED_IN_FULL)}
     tasks = [Task(assignment, name) for assignment, found in entries.items() for name, *_ in found
              if (assignment, name) not in clean]
     results = {(r.assignment, r.student): r for r in grade_tasks(course, tasks, workers)}

@@ -78,10 +78,12 @@ _MAX_EXPONENT = 64
 
 
 def _check(base: float, cap: float) -> None:
+    """A cap below the base is allowed: ``min(cap, base * 2**n)`` is then the cap from the first retry on,
+    as exercise 5's contract says (``base_delay=100, max_delay=30`` waits up to 30 s)."""
     if not (base > 0 and math.isfinite(base)):
         raise ValueError(f"base must be a positive number of seconds, got {base!r}")
-    if not (cap >= base and math.isfinite(cap)):
-        raise ValueError(f"cap must be a finite number of seconds >= base ({base!r}), got {cap!r}")
+    if not (cap > 0 and math.isfinite(cap)):
+        raise ValueError(f"cap must be a positive, finite number of seconds, got {cap!r}")
 
 
 def _check_strategy(strategy: str) -> None:
@@ -121,6 +123,8 @@ def decorrelated_jitter(
     the first retry). The result is always in ``[base, cap]``.
     """
     _check(base, cap)
+    if cap < base:
+        raise ValueError(f"decorrelated jitter draws from [base, cap]: cap must be >= base ({base!r}), got {cap!r}")
     prev = base if prev is None else float(prev)
     if prev < 0:
         raise ValueError(f"prev must be a non-negative delay, got {prev!r}")

@@ -24,16 +24,23 @@ machinery around them, and its agreement with the clean room on every entry
 (``test_no_catalogued_answer_is_flagged_by_the_cross_checks``,
 ``test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does``), is proven on the
 English catalogue on the course's own Python (the wording variants but one per assignment aside).
+
+The ``right_helpers_*`` answers import, subclass and use the course's helper package as the lessons
+do; they are graded in full everywhere (``autograder.fairness.GRADED_IN_FULL``), because only the
+kernel's helper-package check can mistake an import for tampering.
 """
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 
 import pytest
 
 from autograder.course import assignments
-from autograder.fairness import Verdict, catalogue, has_catalogue, prove_all
+from autograder.course import ROOT
+from autograder.fairness import GRADED_IN_FULL, Verdict, catalogue, has_catalogue, prove_all
 from toolfaults.language import english_name
 
 GRADED = [a for a in assignments() if has_catalogue(a)]
@@ -175,14 +182,17 @@ def test_feedback_never_shows_hidden_tests(verdicts, assignment):
 @pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", GRADED_PARAMS)
 def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignment):
-    """The clean room and the scan (autograder.crosscheck) flag none of the solution, stub, right or wrong answers."""
-    from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, UNFINISHED
+    """The clean room, the scan (autograder.crosscheck) and the helper-package check (autograder.guard) flag none
+    of the solution, stub, right or wrong answers: an answer that imports, subclasses or uses ``toolfaults``
+    (the ``right_helpers_*`` answers, graded in full everywhere) is not taken for tampering."""
+    from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, OVERRULED, UNFINISHED
     from autograder.scan import SUSPICIOUS
 
+    flags = (CHANGED, CHANNEL, DIFFERS, OVERRULED, UNFINISHED, SUSPICIOUS, "tampered")
     for name, verdict in verdicts(assignment).items():
         if verdict.graded_by != "nbgrader":
             continue
-        ours = [p.text for p in verdict.result.problems if p.kind in (CHANGED, CHANNEL, DIFFERS, UNFINISHED, SUSPICIOUS)]
+        ours = [p.text for p in verdict.result.problems if p.kind in flags]
         assert not ours, f"{assignment}/{name}: {ours}"
 
 
@@ -233,3 +243,72 @@ def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdic
             differ.append(f"{name}: clean room {clean.score:g} failing {sorted(t.grade_id for t in clean.failed)}, "
                           f"graded {full.score:g} failing {sorted(t.grade_id for t in full.failed)}")
     assert not differ, differ
+
+
+# -- right answers that use the helper package: every module a lesson imports, every import form ----------
+def _toolfaults_imports(code: str) -> set[str]:
+    """The ``toolfaults`` modules a piece of code imports, in any form (``import``, ``from``, importlib)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            if node.module == "toolfaults":
+                found |= {f"toolfaults.{a.name}" for a in node.names if a.name != "*"}
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module" \
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            found.add(node.args[0].value)
+    return {m for m in found if m.startswith("toolfaults.") and (ROOT / (m.replace(".", "/") + ".py")).is_file()}
+
+
+def _lesson_imports() -> dict[str, set[str]]:
+    import nbformat
+
+    out: dict[str, set[str]] = {}
+    for path in sorted([*(ROOT / "course").glob("*.ipynb"), *(ROOT / "course" / "es").glob("*.ipynb")]):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                try:
+                    modules = _toolfaults_imports(cell.source)
+                except SyntaxError:  # IPython magics
+                    modules = _toolfaults_imports(re.sub(r"^\s*[%!].*$", "", cell.source, flags=re.M))
+                for m in modules:
+                    out.setdefault(m, set()).add(str(path.relative_to(ROOT)))
+    return out
+
+
+HELPER_ANSWERS = [(a, v) for a in GRADED if a not in SPANISH for v in catalogue(a) if v.name.startswith(GRADED_IN_FULL)]
+
+
+def test_every_module_a_lesson_imports_has_a_right_answer_that_imports_it():
+    """Issue 44: a right answer that imports what a lesson imports keeps full marks; each such module is proven."""
+    covered = set().union(*(_toolfaults_imports(v.code) for _, v in HELPER_ANSWERS))
+    missing = {m: sorted(where)[:2] for m, where in _lesson_imports().items() if m not in covered}
+    assert not missing, (f"toolfaults modules the lessons import with no {GRADED_IN_FULL}* answer in the catalogue that "
+                         f"imports them: {missing}. Add one (any exercise) that imports the module as a learner would.")
+
+
+FORMS = {
+    "from toolfaults.x import name": r"^from toolfaults\.\w+ import (?!\*)",
+    "import toolfaults.x as y": r"^import toolfaults\.\w+ as \w+",
+    "from toolfaults.x import *": r"^from toolfaults\.\w+ import \*",
+    "from toolfaults import module": r"^from toolfaults import \w+",
+    "importlib.import_module": r"import_module\(\s*[\"']toolfaults\.",
+    "a dataclass built on ToolError": r"@dataclass[^\n]*\n\s*class \w+\((\w+\.)?ToolError\)",
+    "a subclass of ToolError": r"^class \w+\((\w+\.)?ToolError\)",
+    "a subclass of MockTool": r"^class \w+\((\w+\.)?MockTool\)",
+}
+
+
+@pytest.mark.parametrize("assignment", [a for a in GRADED if a not in SPANISH])
+def test_every_exercise_has_right_answers_that_use_the_helpers(assignment):
+    """Each graded exercise has at least one right answer that imports the helper package for the first time."""
+    names = [v.name for a, v in HELPER_ANSWERS if a == assignment]
+    assert names, f"{assignment}: no {GRADED_IN_FULL}* answer in its catalogue"
+
+
+def test_the_helper_answers_use_every_import_form():
+    code = "\n".join(v.code for _, v in HELPER_ANSWERS)
+    missing = [form for form, pattern in FORMS.items() if not re.search(pattern, code, re.M)]
+    assert not missing, f"no {GRADED_IN_FULL}* answer in the catalogues uses: {missing}"

@@ -135,7 +135,8 @@ def test_an_injected_random_generator_is_used():
     [
         lambda: exponential_delay(-1),
         lambda: exponential_delay(1, base=0.0),
-        lambda: exponential_delay(1, base=2.0, cap=1.0),
+        lambda: exponential_delay(1, base=2.0, cap=0.0),
+        lambda: decorrelated_jitter(None, base=2.0, cap=1.0),
         lambda: next_delay("random", 1),
         lambda: simulate(10, "sometimes"),
         lambda: simulate(10, capacity=0),
@@ -303,3 +304,11 @@ def test_summary_and_plots_render():
     assert plot_waiting(results, ax=b, highlight="full") is b
     assert len(a.get_lines()) == 5, "one line per strategy plus the capacity line"
     plt.close(fig)
+
+
+def test_a_cap_below_the_base_is_the_cap_from_the_first_retry():
+    """Exercise 5's formula, e = min(max_delay, base_delay * 2**n), holds for any cap: a learner who uses these
+    helpers with base_delay=100 and max_delay=30 waits at most 30 s, as the exercise's tests require."""
+    assert [exponential_delay(n, base=100.0, cap=30.0) for n in range(3)] == [30.0, 30.0, 30.0]
+    assert all(15.0 <= equal_jitter(n, base=100.0, cap=30.0) <= 30.0 for n in range(50))
+    assert all(0.0 <= full_jitter(n, base=100.0, cap=30.0) <= 30.0 for n in range(50))

@@ -285,3 +285,53 @@ def test_a_whole_forged_run_that_ends_itself_scores_zero(tmp_path):
     result = _compare(done, "test_0", "test_1")
     assert result.score == 0.0
     assert any(p.kind == cleanroom.CHANNEL and p.attention for p in result.problems), result.problems
+
+
+# -- the helper-package check can be wrong; the clean room decides (issue 44) -----------------------------
+def _guard_failed(*ids: str):
+    """The kernel's result when the helper-package check failed every test there."""
+    from autograder.guard import TAMPERED
+    from autograder.results import SubmissionResult, TestResult
+
+    message = f"AssertionError: {TAMPERED}: toolfaults.contract.ToolError.__init__ was replaced. The tests need..."
+    return SubmissionResult("s", "a", 0.0, 3.0 * len(ids),
+                            tests=[TestResult(i, f"test {i}", 0.0, 3.0, False, message) for i in ids])
+
+
+def _clean_run(*passed: str, changed: tuple[str, ...] = (), test_changed: tuple[str, ...] = ()):
+    run = cleanroom.CleanRun(complete=True, planned=list(passed), changed=list(changed))
+    run.tests = {i: cleanroom.CleanTest(i, True, "", list(test_changed)) for i in passed}
+    return run
+
+
+def test_a_false_alarm_of_the_helper_package_check_costs_nothing_the_clean_room_proves():
+    """Only the check failed the tests in the kernel; the clean room, which puts the package back before every test
+    and had nothing to put back, passed them: the clean room's score counts, the gradebook is told, and the
+    submission is flagged for the instructor with both scores."""
+    result = _guard_failed("t1", "t2")
+    cells = cleanroom.compare(result, {"nb": _clean_run("t1", "t2")})
+    assert result.score == 6.0 and all(t.passed and t.points == 3.0 and not t.message for t in result.tests)
+    assert sorted(cells) == [("nb", "t1", 3.0), ("nb", "t2", 3.0)], "the gradebook must get the clean room's score"
+    flag = next(p for p in result.problems if p.kind == cleanroom.OVERRULED)
+    assert flag.attention and "kernel 0/6" in flag.text and "clean room 6/6" in flag.text, flag.text
+    assert "kernel 0/6" in flag.text_es and "proceso limpio 6/6" in flag.text_es, flag.text_es
+
+
+def test_the_check_is_not_overruled_when_the_clean_room_had_to_put_something_back():
+    """A real patch: the clean room found the package changed (and put it back). The lower score stays."""
+    for run in (_clean_run("t1", changed=("toolfaults.clock.RecordingSleep.__call__",)),
+                _clean_run("t1", test_changed=("toolfaults.tools.MockTool._run",))):
+        result = _guard_failed("t1")
+        assert cleanroom.compare(result, {"nb": run}) == []
+        assert result.score == 0.0 and not result.tests[0].passed
+        assert cleanroom.OVERRULED not in result.kinds()
+
+
+def test_a_kernel_failure_of_another_kind_keeps_the_lower_score():
+    """Only the helper-package check's own failure is overruled: a test that failed in the kernel for any other
+    reason and passed in the clean room keeps the kernel's (lower) result, as before."""
+    from autograder.results import SubmissionResult, TestResult
+
+    result = SubmissionResult("s", "a", 0.0, 3.0, tests=[TestResult("t1", "t1", 0.0, 3.0, False, "AssertionError: no")])
+    assert cleanroom.compare(result, {"nb": _clean_run("t1")}) == []
+    assert result.score == 0.0 and cleanroom.DIFFERS in result.kinds()
