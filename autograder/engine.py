@@ -40,6 +40,7 @@ import nbformat
 from . import crosscheck
 from . import gradebook as gbook
 from .course import ROOT, SOLUTIONS, api, load_config
+from . import unparsed
 from .diagnosis import diagnose
 from .preprocessors import autograde_pipeline, sanitize_pipeline
 from .readback import ANSI, read_result
@@ -255,6 +256,7 @@ class Course:
                        f"nbgrader no pudo corregir esta entrega: {failure}")
         diagnose(self, result)
         crosscheck.verify(self, result)  # tricks: the tests again in a clean room, the code scanned
+        unparsed.explain(result)  # a syntax error: one problem naming the line, not a NameError per test
         result.seconds = round(time.monotonic() - start, 3)
         result.worker = os.getpid()
         return result

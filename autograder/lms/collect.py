@@ -356,7 +356,13 @@ def _write_manifest(app: LmsZipCollect, download: str, submitted: Path) -> dict[
         others = sorted(c["file"] for c in candidates if c is not chosen)
         earlier = students.get(student_id, {})
         timestamp, changed = chosen["timestamp"], True
-        if earlier.get("sha256") == chosen["sha256"] and earlier.get("timestamp"):
+        if earlier.get("download_id") == app.download_id and earlier.get("sha256") == chosen["sha256"]:
+            # the same download collected again: nothing changes, in the manifest either
+            timestamp, changed = earlier["timestamp"], earlier.get("changed", True)
+            from nbgrader.utils import parse_utc
+
+            (notebook.parent / "timestamp.txt").write_text(parse_utc(timestamp).isoformat(" "))
+        elif earlier.get("sha256") == chosen["sha256"] and earlier.get("timestamp"):
             # The same notebook downloaded again (Canvas and Moodle hand out everyone's each time): it keeps
             # the time it was first collected with, in the manifest and in nbgrader's timestamp.txt, so its
             # grade stands and the export does not ask for it to be graded again.
@@ -369,7 +375,6 @@ def _write_manifest(app: LmsZipCollect, download: str, submitted: Path) -> dict[
             "lms_id": chosen["lms_id"], "late": chosen["late"], "timestamp": timestamp,
             "lms_prefix": chosen["prefix"], "original_name": chosen["original_name"], "replaced": others,
             "note": chosen["note"], "sha256": chosen["sha256"], "changed": changed,
-            "first_download": earlier.get("first_download", download) if not changed else download,
         }
     rejected = [r for r in previous.get("rejected", []) if r.get("download_id") != app.download_id]
     rejected += [{**r, "download": download, "download_id": app.download_id} for r in app.rejected]
@@ -421,10 +426,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     klass = ClassFolder.current(args.klass)
+    if not args.roster and not args.submitted and klass.roster.is_file():
+        args.roster = klass.roster  # the class's own roster, when collecting into the class
     args.submitted = args.submitted or klass.submitted
     args.collected = args.collected or klass.collected
-    if not args.roster and klass.roster.is_file():
-        args.roster = klass.roster
     try:
         roster = Roster.load(args.roster) if args.roster else None
         manifest = collect(args.assignment, args.download, roster, args.submitted, args.collected)

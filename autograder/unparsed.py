@@ -1,0 +1,45 @@
+"""A notebook whose answer does not parse: one problem that names the line, not a NameError per test.
+
+When an answer cell has a syntax error, nothing in it is defined, and every test that calls the
+answer fails with ``NameError: name 'resilient_invoke' is not defined`` (and, after the course's
+hint, a sentence about what the function must do): fourteen rows that send the learner after the
+wrong thing. :func:`explain` rewrites those tests' messages to point at the one real problem, and
+takes IPython's name for the cell's file (``3996864638.py``, which means nothing to anyone) out of the
+problem's text, keeping the line number. Scores do not change: only the words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolfaults.language import language_of
+
+from .results import SubmissionResult
+
+SYNTAX = "syntax_error"
+# IPython compiles each cell as a file named by a hash ("3996864638.py"; older: "<ipython-input-3-...>").
+CELL_FILE = re.compile(r"\(\s*(?:<ipython-input-[^>]*>|<string>|[\w-]*\d+\.py)\s*,\s*line\s+(\d+)\s*\)")
+LINE = re.compile(r"line (\d+)")
+NOT_DEFINED = re.compile(r"^\s*NameError\b")
+
+
+def explain(result: SubmissionResult) -> None:
+    """Tidy ``result`` in place when one of its problems is a syntax error (else leave it alone)."""
+    problems = [p for p in result.problems if p.kind == SYNTAX]
+    if not problems:
+        return
+    for p in problems:
+        p.text = CELL_FILE.sub(r"(line \1 of that cell)", p.text)
+        p.text_es = CELL_FILE.sub(r"(línea \1 de esa celda)", p.text_es)
+    first = problems[0].text
+    cell = first.split(" has a syntax error", 1)[0]
+    line = LINE.search(first.split(" has a syntax error", 1)[-1])
+    where = f"{cell}, line {line[1]}" if line else cell
+    donde = where.replace("cell", "celda", 1).replace(", line", ", línea")
+    message = (f"not run: the answer does not parse (a syntax error in {where}), so nothing in it was defined; "
+               "fix that first" if language_of(result.assignment) != "es" else
+               f"no se ejecutó: la respuesta no se puede leer (un error de sintaxis en {donde}), así que no se "
+               "definió nada de ella; corrige eso primero")
+    for test in result.tests:
+        if not test.passed and NOT_DEFINED.search(test.message or ""):
+            test.message = message
