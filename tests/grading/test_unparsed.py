@@ -1,0 +1,47 @@
+"""A notebook that does not parse: one problem naming the line, not a NameError per test (issue 46, trap 8)."""
+
+from __future__ import annotations
+
+from autograder import unparsed
+from autograder.results import SubmissionResult, TestResult
+
+NAME_ERROR = ("NameError: name 'resilient_invoke' is not defined (it must never raise for a tool's failure: "
+              "return the error result instead)")
+
+
+def _broken(assignment: str = "05_retry_with_backoff") -> SubmissionResult:
+    tests = [TestResult(f"t{i}", f"rule {i}", 0, 2, False, NAME_ERROR) for i in range(14)]
+    tests.append(TestResult("t_other", "other", 0, 2, False, "AssertionError: expected 3 calls, got 1"))
+    result = SubmissionResult("fatima", assignment, 0, 30, tests)
+    result.add("syntax_error", "cell 5 (def resilient_invoke(tool, args, max_attempts=...) has a syntax error "
+                               "(SyntaxError: invalid syntax (3996864638.py, line 3)); nothing in it was defined",
+               text_es="la celda 5 (def resilient_invoke(tool, args, max_attempts=...) tiene un error de sintaxis "
+                       "(SyntaxError: invalid syntax (3996864638.py, line 3)); no se definió nada de ella")
+    return result
+
+
+def test_one_problem_names_the_line_and_no_cell_file_name():
+    result = _broken()
+    unparsed.explain(result)
+    [problem] = [p for p in result.problems if p.kind == "syntax_error"]
+    assert "3996864638.py" not in problem.text and "(line 3 of that cell)" in problem.text
+    assert "3996864638.py" not in problem.text_es and "línea 3" in problem.text_es
+
+
+def test_the_tests_point_at_the_syntax_error_not_at_a_name_error():
+    result = _broken()
+    unparsed.explain(result)
+    messages = {t.message for t in result.tests[:14]}
+    assert messages == {"not run: the answer does not parse (a syntax error in cell 5 (def resilient_invoke(tool, "
+                        "args, max_attempts=...), line 3), so nothing in it was defined; fix that first"}
+    assert result.tests[14].message.startswith("AssertionError")  # not about the missing name: kept
+    assert result.score == 0  # words only
+
+
+def test_spanish_edition_in_spanish_and_others_untouched():
+    result = _broken("05_retry_with_backoff_es")
+    unparsed.explain(result)
+    assert result.tests[0].message.startswith("no se ejecutó: la respuesta no se puede leer")
+    fine = SubmissionResult("ana", "05_retry_with_backoff", 0, 2, [TestResult("t", "r", 0, 2, False, NAME_ERROR)])
+    unparsed.explain(fine)
+    assert fine.tests[0].message == NAME_ERROR
