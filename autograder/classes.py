@@ -134,9 +134,11 @@ class ClassFolder:
     def shown(self) -> str:
         """The folder as a command line gives it: relative to the repository when it can be (make runs there)."""
         try:
-            return os.path.relpath(self.root, ROOT)
+            shown = os.path.relpath(self.root, ROOT)
         except ValueError:  # another drive (Windows)
             return str(self.root)
+        # inside the repository or next to it (../spring-class); anywhere else, the whole path
+        return str(self.root) if shown.startswith(f"..{os.sep}..") else shown
 
     def make(self, target: str, **variables: str) -> str:
         """The `make` command line for ``target`` on this class, to print: it names the class, so that it

@@ -20,7 +20,8 @@ SYNTAX = "syntax_error"
 # IPython compiles each cell as a file named by a hash ("3996864638.py"; older: "<ipython-input-3-...>").
 CELL_FILE = re.compile(r"\(\s*(?:<ipython-input-[^>]*>|<string>|[\w-]*\d+\.py)\s*,\s*line\s+(\d+)\s*\)")
 LINE = re.compile(r"line (\d+)")
-NOT_DEFINED = re.compile(r"^\s*NameError\b")
+# "NameError: name 'resilient_invoke' is not defined", or the tests' own "resilient_invoke raised NameError: ..."
+NOT_DEFINED = re.compile(r"\bNameError\b.*\bis not defined")
 
 
 def explain(result: SubmissionResult) -> None:

@@ -7,10 +7,12 @@ from autograder.results import SubmissionResult, TestResult
 
 NAME_ERROR = ("NameError: name 'resilient_invoke' is not defined (it must never raise for a tool's failure: "
               "return the error result instead)")
+RAISED = ("resilient_invoke raised NameError: name 'resilient_invoke' is not defined (it must never raise for a "
+          "tool's failure: return a dict with success=False).")
 
 
 def _broken(assignment: str = "05_retry_with_backoff") -> SubmissionResult:
-    tests = [TestResult(f"t{i}", f"rule {i}", 0, 2, False, NAME_ERROR) for i in range(14)]
+    tests = [TestResult(f"t{i}", f"rule {i}", 0, 2, False, NAME_ERROR if i % 2 else RAISED) for i in range(14)]
     tests.append(TestResult("t_other", "other", 0, 2, False, "AssertionError: expected 3 calls, got 1"))
     result = SubmissionResult("fatima", assignment, 0, 30, tests)
     result.add("syntax_error", "cell 5 (def resilient_invoke(tool, args, max_attempts=...) has a syntax error "
