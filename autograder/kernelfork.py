@@ -4,7 +4,7 @@ A fresh sandboxed kernel pays, before its first cell, a Python start, ipykernel'
 and then the notebook's setup imports (langchain-core, pydantic, the course's
 ``toolfaults``): 1.5 to 2 s of CPU per graded notebook, more than most notebooks' own
 cells. So :class:`autograder.sandbox.SandboxedKernelManager` starts each kernel as a
-fork of a long-lived process (a *zygote*, :class:`autograder.cleanroom.Zygote` in kernel
+fork of a long-lived process (a *zygote*, :class:`autograder.forkserver.Zygote` in kernel
 mode) that has imported ipykernel and :data:`PRELOAD` once and never runs notebook code:
 
 - the zygote runs in its own sandbox, with the kernel manager's limits; the kernel's
@@ -18,12 +18,14 @@ mode) that has imported ipykernel and :data:`PRELOAD` once and never runs notebo
   the folders of its binds are as they were, before it serves another kernel; if it
   cannot, it exits and the grader starts another.
 
-A notebook whose folder holds a subfolder, or more than ``cleanroom.MAX_FILES`` bytes,
+A notebook whose folder holds a subfolder, or more than ``forkserver.MAX_FILES`` bytes,
 gets a fresh kernel, as does every notebook with ``c.SandboxedKernelManager.fork = False``.
-The zygotes share the clean room's pool (``cleanroom.take``, ``give_back``,
-``close_zygotes``): a grading process keeps at most ``cleanroom.KEEP_IDLE`` idle, and the
+The zygotes share the clean room's pool (``forkserver.take``, ``give_back``,
+``close_zygotes``): a grading process keeps at most ``forkserver.KEEP_IDLE`` idle, and the
 clean room's re-runs (``autograder.crosscheck``) are forks of an idle zygote too, between two
 kernels, so that a grading process keeps one warm process, not two.
+
+This module depends on :mod:`autograder.forkserver` only; :mod:`autograder.sandbox` uses it.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from typing import Any
 
 from jupyter_client.provisioning import LocalProvisioner
 
-from .cleanroom import Zygote, ZygoteGone, give_back
+from .forkserver import Zygote, ZygoteGone, give_back
 
 #: What a forked kernel finds imported: what the graded notebooks' setup and test cells import
 #: from the installed packages (tests/sandbox/test_kernel_fork.py checks the list covers them).
 PRELOAD = (
     "langchain_core.messages", "langchain_core.tools", "pydantic",
-    "toolfaults.catalog", "toolfaults.clock", "toolfaults.errors", "toolfaults.grading_text",
-    "toolfaults.idempotency", "toolfaults.language", "toolfaults.models", "toolfaults.plain",
+    "toolfaults.catalog", "toolfaults.clock", "toolfaults.contract", "toolfaults.errors", "toolfaults.grading_text",
+    "toolfaults.idempotency", "toolfaults.language", "toolfaults.models", "toolfaults.plain", "toolfaults.policy",
     "toolfaults.tools",
     "unittest.mock", "inspect", "collections", "threading", "json", "re", "random", "math", "uuid",
 )

@@ -24,25 +24,30 @@ there either.
 
 How nbgrader uses it: ``Autograde.autograde_preprocessors`` gets :class:`SandboxedExecute`
 in place of nbgrader's ``Execute``; it runs notebooks with :class:`SandboxedKernelManager`,
-whose command line is built here (the notebook's kernelspec metadata is ignored).
-Learners are unaffected: nothing changes in ``nbgrader_config.py`` or in JupyterLab.
+whose kernels run in :func:`autograder.jail.sandbox_command` (the notebook's kernelspec
+metadata is ignored), each a fork of a warm kernel process where it can be
+(:mod:`autograder.kernelfork`, :mod:`autograder.forkserver`). Learners are unaffected:
+nothing changes in ``nbgrader_config.py`` or in JupyterLab.
 
-    config = sandboxed_config(load_config())           # raises SandboxUnavailable if unusable
-    course = sandbox_course(Course.scratch(tmp_path))  # an existing Course, in place
-    config = grading_config(config, unsandboxed=True)  # unsandboxed only when asked, loudly
-    settings = course_settings(autograde_pipeline())   # as {"Class": {"trait": value}}: what the
-                                                       # grade command gives its Course
-                                                       # (autograder.grade.grading_settings)
+The sandbox's configuration has one form, :func:`course_settings`::
 
-Limits are traits of :class:`SandboxedKernelManager` (``c.SandboxedKernelManager.memory_limit``
-and friends), set through :func:`sandboxed_config`'s keyword arguments.
+    course = Course(config=course_settings())              # what the grade command builds
+    course.configure(course_settings(memory_limit=2**30))  # an existing Course, in place
+    where_available()                                      # course_settings() where the sandbox runs, else {}
+
+Grading without it is only ever asked for (``--unsandboxed``), and said loudly
+(:func:`warn_unsandboxed`). Limits are traits of :class:`SandboxedKernelManager`
+(``c.SandboxedKernelManager.memory_limit`` and friends), :func:`course_settings`'s keyword arguments.
+
+Layers (each depends only on those above it): :mod:`autograder.jail` (the command line),
+:mod:`autograder.forkserver` (warm processes), :mod:`autograder.kernelfork` (a forked kernel),
+this module (the kernel manager and nbgrader's configuration).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import importlib.util
 import os
 import shutil
 import statistics
@@ -60,9 +65,15 @@ from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, List, Type, Unicode, default
 from traitlets.config import Config
 
-MiB = 1024 * 1024
-GiB = 1024 * MiB
-NOBODY = 65534
+from . import forkserver
+from .jail import GiB, MiB, NOBODY, SandboxUnavailable, _short_tmp, check_sandbox, sandbox_available, sandbox_command
+from .kernelfork import PRELOAD, ForkedProvisioner, start
+
+__all__ = ["SandboxError", "SandboxUnavailable", "SandboxedKernelClient", "SandboxedKernelManager",
+           "check_sandbox", "course_settings", "is_sandboxed", "kernel_fork_settings", "sandbox_available",
+           "sandbox_command", "sandbox_limits", "sandboxed_class", "startup_overhead", "warn_unsandboxed",
+           "where_available"]
+
 SOCKET_NAMES = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 
 UNSANDBOXED_WARNING = """\
@@ -74,97 +85,10 @@ UNSANDBOXED_WARNING = """\
 !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"""
 
 
-class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot run here; grading must stop unless told to go unsandboxed."""
-
 
 class SandboxError(RuntimeError):
     """A sandboxed kernel did not start."""
 
-
-# -- what the sandbox shows ------------------------------------------------------------------
-def toolfaults_dir() -> Path | None:
-    """The folder of the course's helper package (found without importing it)."""
-    spec = importlib.util.find_spec("toolfaults")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0]).resolve()
-
-
-def readonly_paths() -> list[Path]:
-    """Host folders the kernel sees read-only (besides /usr and its working directory)."""
-    paths = [Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()]
-    package = toolfaults_dir()
-    if package is not None:
-        paths.append(package)
-    return [p for i, p in enumerate(paths) if p not in paths[:i] and p.exists()]
-
-
-def kernel_environment(passthrough: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
-    """The whole environment of a sandboxed kernel: built from scratch, nothing inherited
-    except the harmless variables named in ``passthrough``."""
-    env = {
-        "PATH": os.pathsep.join([str(Path(sys.prefix) / "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
-        "HOME": "/tmp/home",
-        "USER": "student",
-        "LOGNAME": "student",
-        "LANG": "C.UTF-8",
-        "TMPDIR": "/tmp",
-        "PYTHONNOUSERSITE": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "MPLCONFIGDIR": "/tmp/home/.config/matplotlib",
-    }
-    for name in passthrough:
-        if name in os.environ and name not in env:
-            env[name] = os.environ[name]
-    return env
-
-
-def _top_level_links() -> list[str]:
-    """bwrap arguments recreating /bin, /lib, ... as on the host (links into /usr or binds)."""
-    args: list[str] = []
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = Path("/") / name
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), str(path)]
-    return args
-
-
-def sandbox_command(argv: list[str], *, workdir: Path, kernel_dir: Path | None = None,
-                    memory_limit: int = 1 * GiB, file_size_limit: int = 64 * MiB,
-                    tmp_size: int = 256 * MiB, cpu_limit: int = 600, open_files: int = 1024,
-                    extra_readonly: list[str] | tuple[str, ...] = (),
-                    passthrough_env: list[str] | tuple[str, ...] = (),
-                    bwrap: str | None = None, prlimit: str | None = None) -> list[str]:
-    """The full command line running ``argv`` in the sandbox.
-
-    ``workdir`` (the submission's own copy) is visible read-only and is the working
-    directory; ``kernel_dir`` (the kernel's private folder: connection file and sockets)
-    is the one host folder the sandbox may write to.
-    """
-    bwrap = bwrap or shutil.which("bwrap") or "bwrap"
-    prlimit = prlimit or shutil.which("prlimit") or "prlimit"
-    cmd = [bwrap, "--unshare-all", "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "sandbox",
-           "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-           "--ro-bind", "/usr", "/usr", *_top_level_links(),
-           "--proc", "/proc", "--dev", "/dev",
-           "--perms", "1777", "--size", str(tmp_size), "--tmpfs", "/tmp",
-           "--dir", "/tmp/home"]
-    for path in [*readonly_paths(), *map(Path, extra_readonly)]:
-        cmd += ["--ro-bind", str(path), str(path)]
-    workdir = Path(workdir).resolve()
-    cmd += ["--ro-bind", str(workdir), str(workdir)]
-    if kernel_dir is not None:
-        cmd += ["--bind", str(kernel_dir), str(kernel_dir)]
-    cmd += ["--chdir", str(workdir), "--clearenv"]
-    for name, value in kernel_environment(passthrough_env).items():
-        cmd += ["--setenv", name, value]
-    limits = [f"--data={memory_limit}", f"--fsize={file_size_limit}", "--core=0", f"--nofile={open_files}"]
-    if cpu_limit:
-        limits.append(f"--cpu={cpu_limit}")
-    return cmd + ["--", prlimit, *limits, "--", *argv]
 
 
 #: The traits of :class:`SandboxedKernelManager` that are :func:`sandbox_command`'s keyword arguments.
@@ -249,8 +173,6 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     @default("preload")
     def _preload_default(self) -> list[str]:
-        from .kernelfork import PRELOAD
-
         return list(PRELOAD)
 
     # -- start -----------------------------------------------------------------------
@@ -271,24 +193,19 @@ class SandboxedKernelManager(AsyncKernelManager):
     def _limits(self) -> dict[str, Any]:
         return sandbox_limits(lambda name: getattr(self, name))
 
-    def _fork_settings(self) -> Any:
-        from .cleanroom import Settings
-
-        return Settings(sandboxed=True, limits=self._limits())
+    def _fork_settings(self) -> forkserver.Settings:
+        return forkserver.Settings(sandboxed=True, limits=self._limits())
 
     def _take_zygote(self, workdir: Path) -> Any:
         """A warm kernel process for this kernel, with the notebook folder's files; None: start a fresh kernel."""
-        from . import cleanroom
-        from .kernelfork import ForkedProvisioner
-
         self._zygote = None
-        files = cleanroom.flat_files(workdir) if self.fork else None
+        files = forkserver.flat_files(workdir) if self.fork else None
         if files is None:
             if isinstance(self.provisioner, ForkedProvisioner):
                 self.provisioner = None
             return None
         try:
-            self._zygote = cleanroom.take(self._fork_settings(), tuple(self.preload))
+            self._zygote = forkserver.take(self._fork_settings(), tuple(self.preload))
         except OSError as err:
             self.log.warning("Could not start a warm kernel process (%s): starting a fresh kernel", err)
             return None
@@ -300,9 +217,6 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def launch_forked(self) -> Any:
         """The forked kernel (``ForkedProvisioner.launch_kernel``): a process found dead is replaced once."""
-        from . import cleanroom
-        from .kernelfork import start
-
         zygote = self._zygote
         self._zygote = None
         for attempt in (1, 2):
@@ -317,11 +231,11 @@ class SandboxedKernelManager(AsyncKernelManager):
                     (Path(self._copy) / path.name).chmod(0o444)
                 return start(zygote, self.connection_file, str(Path(self.base_dir) / "kernel.log"),
                              self.base_dir, self._copy)
-            except (cleanroom.ZygoteGone, OSError) as err:
+            except (forkserver.ZygoteGone, OSError) as err:
                 zygote.close()
                 if attempt == 2:
                     raise SandboxError(f"the warm kernel process could not start a kernel: {err}") from err
-                zygote = cleanroom.take(self._fork_settings(), tuple(self.preload))
+                zygote = forkserver.take(self._fork_settings(), tuple(self.preload))
         raise AssertionError("unreachable")
 
     def _remove_copy(self) -> None:
@@ -418,19 +332,12 @@ class SandboxedKernelManager(AsyncKernelManager):
         await super()._async_cleanup_resources(restart=restart)
         zygote, self._zygote = getattr(self, "_zygote", None), None
         if zygote is not None:  # taken, but no kernel was forked from it
-            from .cleanroom import give_back
-
-            give_back(zygote)
+            forkserver.give_back(zygote)
         if not restart:
             self._remove_dirs()
 
     cleanup_resources = _async_cleanup_resources  # type: ignore[assignment]
 
-
-def _short_tmp() -> str:
-    """A temp folder with a short path: Unix socket paths are limited to ~100 bytes."""
-    tmp = tempfile.gettempdir()
-    return tmp if len(tmp) < 40 else "/tmp"
 
 
 # -- nbgrader ------------------------------------------------------------------------------
@@ -508,7 +415,7 @@ def is_sandboxed(config: Config) -> bool:
 
 def kernel_fork_settings(config: Config) -> tuple[Any, tuple[str, ...]] | None:
     """What ``config``'s autograde forks its kernels from: the warm process's settings and modules
-    (:func:`autograder.cleanroom.take`'s arguments); None when its kernels start fresh."""
+    (:func:`autograder.forkserver.take`'s arguments); None when its kernels start fresh."""
     if not is_sandboxed(config):
         return None
     manager = SandboxedKernelManager(config=config)
@@ -523,15 +430,29 @@ def _check_limits(limits: dict[str, Any]) -> None:
 
 
 def course_settings(pipeline: list | tuple | None = None, **limits: Any) -> dict[str, dict[str, Any]]:
-    """The sandbox as ``{"Class": {"trait": value}}`` (the form ``Course(config=...)`` takes).
+    """The sandbox as ``{"Class": {"trait": value}}``: the one form of the sandbox's configuration.
 
-    ``pipeline``: the course's ``Autograde.autograde_preprocessors`` (default: nbgrader's).
-    ``limits``: traits of :class:`SandboxedKernelManager` (memory_limit, file_size_limit,
-    tmp_size, cpu_limit, open_files, extra_readonly, passthrough_env, bwrap).
+    A :class:`autograder.engine.Course` takes it (``Course(config=...)``, or ``course.configure(...)``
+    for one that exists: in place and in its ``spec()``, which each Dask worker rebuilds); the grade
+    command builds its course from it (:func:`autograder.grade.grading_settings`), and so do the
+    fairness and trick proofs (:func:`where_available`). There is no per-submission setting: each
+    kernel's only visible course folder is the working directory nbgrader gives it.
+
+    Args:
+        pipeline: the ``Autograde.autograde_preprocessors`` whose ``Execute`` steps become sandboxed
+            (default: the course's, :func:`autograder.preprocessors.autograde_pipeline`).
+        limits: traits of :class:`SandboxedKernelManager` (memory_limit, file_size_limit, tmp_size,
+            cpu_limit, open_files, extra_readonly, passthrough_env, bwrap, fork, preload...).
+
+    Raises:
+        TypeError: a limit that is not a trait of :class:`SandboxedKernelManager`.
+        SandboxUnavailable: ``pipeline`` has no ``Execute`` step to sandbox.
     """
     _check_limits(limits)
     if pipeline is None:
-        pipeline = _autograde_preprocessors(Config())
+        from .preprocessors import autograde_pipeline
+
+        pipeline = autograde_pipeline()
     settings: dict[str, dict[str, Any]] = {
         "Autograde": {"autograde_preprocessors": sandboxed_pipeline(pipeline)},
         # Never let the notebook's metadata choose the kernel.
@@ -542,105 +463,16 @@ def course_settings(pipeline: list | tuple | None = None, **limits: Any) -> dict
     return settings
 
 
-def sandbox_overrides(config: Config | None = None, **limits: Any) -> Config:
-    """The config to merge into ``config`` so its autograde runs sandboxed kernels."""
-    settings = course_settings(_autograde_preprocessors(config or Config()), **limits)
-    overrides = Config()
-    for section, traits in settings.items():
-        for name, value in traits.items():
-            overrides[section][name] = value
-    return overrides
-
-
-def sandboxed_config(config: Config, check: bool = True, **limits: Any) -> Config:
-    """A copy of ``config`` whose autograde runs every notebook in a sandboxed kernel.
-
-    There is no per-submission setting: each kernel's only visible course folder is the
-    working directory nbgrader gives it (the submission's own autograded copy), so one
-    config serves a whole batch. Raises :class:`SandboxUnavailable` when ``check`` and
-    the sandbox cannot run on this machine.
-    """
-    if check:
-        check_sandbox(limits.get("bwrap") or None)
-    merged = Config()
-    merged.merge(config)
-    merged.merge(sandbox_overrides(config, **limits))
-    return merged
-
-
-def sandbox_course(course: Any, check: bool = True, **limits: Any) -> Any:
-    """Make an existing :class:`autograder.engine.Course` grade in the sandbox (in place, and in its ``spec()``)."""
-    if check:
-        check_sandbox(limits.get("bwrap") or None)
-    course.configure(course_settings(_autograde_preprocessors(course.config), **limits))
-    return course
-
-
-def grading_config(config: Config, unsandboxed: bool = False, stream: TextIO | None = None,
-                   **limits: Any) -> Config:
-    """``config`` sandboxed, or unsandboxed only when asked, loudly (the warning on ``stream``).
-
-    For code that drives nbgrader with a traitlets ``Config``; the grade command builds
-    its :class:`~autograder.engine.Course` from :func:`course_settings` instead.
-    """
-    if unsandboxed:
-        warn_unsandboxed(stream)
-        return config
-    return sandboxed_config(config, **limits)
-
-
 def warn_unsandboxed(stream: TextIO | None = None) -> None:
+    """Say loudly, on ``stream`` (stderr), that students' code runs without the sandbox (``--unsandboxed``)."""
     print(UNSANDBOXED_WARNING, file=stream or sys.stderr, flush=True)
 
 
-# -- is it usable here? ----------------------------------------------------------------------
-def _advice() -> str:
-    return ("Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; it needs user "
-            "namespaces, or root), or grade WITHOUT a sandbox by passing --unsandboxed, only for "
-            "code you trust.")
-
-
-@functools.lru_cache(maxsize=None)
-def _check(bwrap: str | None) -> None:
-    found = bwrap or shutil.which("bwrap")
-    if not found:
-        raise SandboxUnavailable("cannot grade safely: bubblewrap (`bwrap`) is not installed. " + _advice())
-    if not shutil.which("prlimit"):
-        raise SandboxUnavailable("cannot grade safely: `prlimit` (util-linux) is not installed. " + _advice())
-    with tempfile.TemporaryDirectory(prefix="nbsbx-check-", dir=_short_tmp()) as tmp:
-        cmd = sandbox_command([sys.executable, "-c", "import socket, sys; sys.exit(0)"],
-                              workdir=Path(tmp), bwrap=found)
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                                  env={"PATH": "/usr/bin:/bin"})
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise SandboxUnavailable(f"cannot grade safely: the sandbox does not run here ({exc}). "
-                                     + _advice()) from exc
-    if done.returncode != 0:
-        raise SandboxUnavailable("cannot grade safely: the sandbox does not run here:\n"
-                                 + (done.stderr or done.stdout).strip()[-1000:] + "\n" + _advice())
-
-
-def check_sandbox(bwrap: str | None = None) -> None:
-    """Raise :class:`SandboxUnavailable` (with what to do) unless a sandbox runs here (once per process)."""
-    _check(bwrap)
-
-
-def sandbox_available(bwrap: str | None = None) -> bool:
-    try:
-        check_sandbox(bwrap)
-    except SandboxUnavailable:
-        return False
-    return True
-
-
 def where_available() -> dict[str, dict[str, Any]]:
-    """`make grade`'s sandbox settings (:func:`course_settings` with the course's pipeline) where the
-    sandbox runs here, else none: how the scratch courses of the fairness and trick proofs grade
-    the course's own code, each kernel a fork of a warm one where the sandbox runs."""
-    from .preprocessors import autograde_pipeline
-
-    return course_settings(autograde_pipeline()) if sandbox_available() else {}
+    """`make grade`'s sandbox settings (:func:`course_settings`) where the sandbox runs here, else none: how the
+    scratch courses of the fairness and trick proofs grade the course's own code, each kernel a fork of a warm
+    one where the sandbox runs."""
+    return course_settings() if sandbox_available() else {}
 
 
 # -- what it costs ----------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def make_course(job: Job):
 
     course = Course.scratch(Path(job.root), SOURCE, db_url=job.db_url)
     if job.sandboxed:
-        sandbox.sandbox_course(course)
+        course.configure(sandbox.course_settings())
     return course, next(_built)
 
 

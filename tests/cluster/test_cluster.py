@@ -60,9 +60,9 @@ def test_dask_with_postgres_grades_exactly_like_sequential_sqlite(tmp_path, pg):
     seq = Course.scratch(tmp_path / "sequential", SOURCE)  # SQLite, this process, one student after another
     seq.generate(ASSIGNMENT)
     if in_sandbox:
-        from autograder.sandbox import sandbox_course
+        from autograder.sandbox import course_settings
 
-        sandbox_course(seq)
+        seq.configure(course_settings())
     _submit_all(seq)
     started = time.perf_counter()
     sequential = {}
@@ -252,9 +252,9 @@ def test_the_grade_commands_workers_warm_up_with_what_their_first_task_takes(tmp
     in_sandbox = sandboxed()
     course = Course.scratch(tmp_path / "course", SOURCE)
     if in_sandbox:
-        from autograder.sandbox import sandbox_course
+        from autograder.sandbox import course_settings
 
-        sandbox_course(course)
+        course.configure(course_settings())
     warm = 1
     with StartingCluster(2, warm=(warm_up, course.spec())) as cluster:
         client = cluster.client()

@@ -17,7 +17,7 @@ import pytest
 from autograder.engine import Course
 from autograder.fairness import solved
 from autograder.preprocessors import GuardedExecute
-from autograder.sandbox import SandboxedKernelManager, SandboxError, sandbox_course
+from autograder.sandbox import SandboxedKernelManager, SandboxError, course_settings
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, _try_it
 from tests.sandbox.probe_assignment import sandbox_ready  # noqa: F401,F811 - a fixture
 
@@ -46,7 +46,8 @@ def failing_starts(monkeypatch):
 
 @pytest.fixture
 def course(tmp_path, sandbox_ready):
-    course = sandbox_course(Course.scratch(tmp_path, SOURCE, config=SETTINGS))
+    course = Course.scratch(tmp_path, SOURCE, config=SETTINGS)
+    course.configure(course_settings())
     course.generate(ASSIGNMENT)
     return course
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import cleanroom
+from autograder import cleanroom, forkserver
 from autograder.course import SOLUTIONS, assignments
 from autograder.fairness import has_catalogue
 from autograder.kernelfork import PRELOAD
@@ -28,9 +28,9 @@ pytestmark = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap cann
 
 @pytest.fixture(autouse=True)
 def fresh_pool():
-    cleanroom.close_zygotes()
+    forkserver.close_zygotes()
     yield
-    cleanroom.close_zygotes()
+    forkserver.close_zygotes()
 
 
 #: What :func:`run` gives for a cell during which the kernel died, and for the cells after it
@@ -112,7 +112,7 @@ def test_kernels_are_forks_of_one_warm_process_with_the_setup_imports_done(tmp_p
     second = run(tmp_path, PROBE)
     assert first[0] == second[0] and first[0].endswith("True"), (first, second)
     assert first[1] == "mine ['data.txt']"
-    assert cleanroom.idle_zygotes() == 1
+    assert forkserver.idle_zygotes() == 1
     fresh = run(tmp_path, PROBE, fork=False)
     assert fresh[0].endswith("False") and fresh[0] != first[0]
 
@@ -183,8 +183,8 @@ def test_a_clean_run_is_a_fork_of_the_idle_warm_kernel_process_and_leaves_nothin
     serves both): the run starts as a clean-room process's would (its folder is not on the path), and what it plants
     in the sandbox, beside the kernels' binds included, is gone before the next kernel starts."""
     first = run(tmp_path, PROBE)[0]
-    made = cleanroom.zygotes_started()
-    (zygote_key, zygote), = cleanroom._idle
+    made = forkserver.zygotes_started()
+    (zygote_key, zygote), = forkserver._idle
     limits = SandboxedKernelManager(fork=True, memory_limit=900 * 1024 * 1024, cpu_limit=300)._limits()
     options = cleanroom.Settings(sandboxed=True, limits=limits, cell_timeout=10, notebook_timeout=30)
     (tmp_path / "helper.py").write_text("X = 1\n")
@@ -208,7 +208,7 @@ def test_a_clean_run_is_a_fork_of_the_idle_warm_kernel_process_and_leaves_nothin
     warm, path_has_folder, imported_helper, ipykernel_loaded, planted = \
         eval(done.tests["probe"].message.removeprefix("AssertionError: "))
     assert warm == first.split()[0], "the clean run was not a fork of the warm kernel process"
-    assert cleanroom.zygotes_started() == made and cleanroom.idle_zygotes() == 1, "the clean run started a process"
+    assert forkserver.zygotes_started() == made and forkserver.idle_zygotes() == 1, "the clean run started a process"
     assert ipykernel_loaded and planted, (ipykernel_loaded, planted)
     assert not path_has_folder and not imported_helper, "as in a clean-room process (`python -I`), the folder is off the path"
     assert not any(zygote.sockets.iterdir()) and not any(zygote.workdir.iterdir())
@@ -226,12 +226,12 @@ def test_a_clean_run_is_a_fork_of_the_idle_warm_kernel_process_and_leaves_nothin
 
 def test_a_clean_run_does_not_take_a_warm_kernel_process_whose_kernel_folders_are_in_use(tmp_path):
     run(tmp_path, PROBE)
-    (_, zygote), = cleanroom._idle
+    (_, zygote), = forkserver._idle
     (zygote.workdir / "nb-in-use").mkdir()  # a kernel's copy not yet removed (another thread's kernel, say)
     try:
         limits = SandboxedKernelManager(fork=True, memory_limit=900 * 1024 * 1024, cpu_limit=300)._limits()
         options = cleanroom.Settings(sandboxed=True, limits=limits, cell_timeout=10, notebook_timeout=30)
-        taken = cleanroom.take(options)
+        taken = forkserver.take(options)
         try:
             assert taken is not zygote and taken.kernel_modules is None
         finally:
@@ -254,7 +254,7 @@ def test_a_kernel_that_kills_its_warm_process_costs_only_itself(tmp_path):
     assert killed[1] in ("", DIED), killed
     after = run(tmp_path, PROBE)[0]
     assert after.endswith("True") and after.split()[0] != before.split()[0]
-    assert cleanroom.running_zygotes() == 1
+    assert forkserver.running_zygotes() == 1
 
 
 def test_preload_covers_what_the_graded_notebooks_import_from_installed_packages():
@@ -276,9 +276,9 @@ def test_preload_covers_what_the_graded_notebooks_import_from_installed_packages
 
 def test_no_kernel_process_is_left_once_the_pool_is_closed(tmp_path):
     run(tmp_path, PROBE)
-    assert cleanroom.running_zygotes() == 1
-    cleanroom.close_zygotes()
-    assert cleanroom.running_zygotes() == 0
+    assert forkserver.running_zygotes() == 1
+    forkserver.close_zygotes()
+    assert forkserver.running_zygotes() == 0
 
 
 _KERNEL_START = """

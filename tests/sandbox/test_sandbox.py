@@ -166,7 +166,7 @@ def batch(tmp_path_factory, sandbox_ready):
     try:
         course = Course.scratch(tmp_path_factory.mktemp("sandboxed"), SOURCE)
         course.generate(ASSIGNMENT)
-        sandbox.sandbox_course(course)
+        course.configure(sandbox.course_settings())
         course.api.update_config(Config({"Execute": {"timeout": 8}}))
         released = course.released(ASSIGNMENT)
         ana_path = course.submit("ana", ASSIGNMENT, replace_answer(released, "answers", GOOD))
@@ -367,14 +367,17 @@ def test_the_start_up_figures_of_make_bench_measure_both_kernels(sandbox_ready):
 
 # -- configuration -------------------------------------------------------------------------
 def test_without_bwrap_grading_refuses_and_says_what_to_do(monkeypatch):
-    sandbox._check.cache_clear()
-    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    from autograder import jail
+
+    jail._check.cache_clear()
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
     try:
         with pytest.raises(sandbox.SandboxUnavailable) as err:
-            sandbox.sandboxed_config(load_config())
+            sandbox.check_sandbox()
         assert "bubblewrap" in str(err.value) and "--unsandboxed" in str(err.value)
+        assert sandbox.where_available() == {}, "the proofs' scratch courses grade unsandboxed where it cannot run"
     finally:
-        sandbox._check.cache_clear()
+        jail._check.cache_clear()
 
 
 def test_a_broken_bwrap_refuses_too():
@@ -383,22 +386,25 @@ def test_a_broken_bwrap_refuses_too():
 
 
 def test_unsandboxed_grading_is_explicit_and_loud():
-    config = load_config()
+    """The grade command's --unsandboxed: its settings have no sandbox, and it says so on the stream it is given."""
+    from autograder.grade import grading_settings
+
     stream = io.StringIO()
-    assert sandbox.grading_config(config, unsandboxed=True, stream=stream) is config
+    settings = grading_settings(unsandboxed=True, stream=stream)
     assert "WITHOUT A SANDBOX" in stream.getvalue()
-    assert not sandbox.is_sandboxed(config)
+    assert "SandboxedKernelManager" not in settings
+    assert not sandbox.is_sandboxed(Config(settings))
 
 
-def test_sandboxed_config_leaves_the_original_alone(sandbox_ready):
+def test_the_sandbox_settings_leave_the_course_config_alone(sandbox_ready):
     """Learners are unaffected: the course's own config (JupyterLab, validate) has no sandbox."""
-    config = load_config()
-    boxed = sandbox.sandboxed_config(config, memory_limit=512 * 1024 ** 2)
-    assert sandbox.is_sandboxed(boxed) and not sandbox.is_sandboxed(config)
-    assert not sandbox.is_sandboxed(load_config())
+    settings = sandbox.course_settings(memory_limit=512 * 1024 ** 2)
+    boxed = Config(settings)
+    assert sandbox.is_sandboxed(boxed) and not sandbox.is_sandboxed(load_config())
     assert boxed.SandboxedKernelManager.memory_limit == 512 * 1024 ** 2
     assert boxed.Execute.kernel_name == "python3"
     assert "sandbox" not in (ROOT / "nbgrader_config.py").read_text().lower()
+    assert sandbox.where_available() == sandbox.course_settings(), "the proofs grade as the grade command does"
 
 
 def test_every_execute_step_of_a_custom_pipeline_is_sandboxed():
@@ -431,8 +437,10 @@ def test_sandboxed_classes_pickle_by_reference():
 
 
 def test_a_course_sandboxed_in_place_is_sandboxed_where_a_worker_rebuilds_it(tmp_path):
-    """`sandbox_course` changes the course and its `spec()`, from which each Dask worker builds its own course."""
-    course = sandbox.sandbox_course(Course.scratch(tmp_path, SOURCE), check=False, memory_limit=2 ** 30)
+    """`course.configure(course_settings(...))` changes the course and its `spec()`, from which each Dask worker
+    builds its own course."""
+    course = Course.scratch(tmp_path, SOURCE)
+    course.configure(sandbox.course_settings(memory_limit=2 ** 30))
     rebuilt = Course.from_spec(course.spec())
     for built in (course, rebuilt):
         assert sandbox.is_sandboxed(built.config)

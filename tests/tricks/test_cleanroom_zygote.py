@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autograder import cleanroom
+from autograder import cleanroom, forkserver
 from autograder.sandbox import sandbox_available
 
 HONEST = "def double(x):\n    return 2 * x\n"
@@ -45,7 +45,7 @@ def message(done: cleanroom.CleanRun, test: str = "test_0") -> str:
 
 def idle_pids() -> list[int]:
     """The host PIDs of the idle clean-room processes (inside the sandbox each one is PID 2)."""
-    return [zygote.proc.pid for _, zygote in cleanroom._idle]
+    return [zygote.proc.pid for _, zygote in forkserver._idle]
 
 
 TMP_LISTING = "import os\nassert False, sorted(n for n in os.listdir('/tmp') if not n.startswith('clean-room-run-'))"
@@ -53,9 +53,9 @@ TMP_LISTING = "import os\nassert False, sorted(n for n in os.listdir('/tmp') if 
 
 @pytest.fixture(autouse=True)
 def fresh_pool():
-    cleanroom.close_zygotes()
+    forkserver.close_zygotes()
     yield
-    cleanroom.close_zygotes()
+    forkserver.close_zygotes()
 
 
 @pytest.mark.parametrize("options", [UNSANDBOXED, pytest.param(SANDBOXED, marks=needs_sandbox)],
@@ -168,9 +168,9 @@ def test_idle_processes_stay_few_and_are_stopped_when_a_run_ends(tmp_path):
     for seconds in range(1, 8):  # seven settings: each its own process, the oldest dropped
         options = cleanroom.Settings(sandboxed=False, limits={"cpu_limit": 100 + seconds}, notebook_timeout=30)
         assert run(tmp_path, HONEST, TEST, options=options).forked
-        assert cleanroom.idle_zygotes() <= cleanroom.KEEP_IDLE
-    assert cleanroom.idle_zygotes() == cleanroom.KEEP_IDLE
-    assert cleanroom.close_zygotes() == cleanroom.KEEP_IDLE and cleanroom.idle_zygotes() == 0
+        assert forkserver.idle_zygotes() <= forkserver.KEEP_IDLE
+    assert forkserver.idle_zygotes() == forkserver.KEEP_IDLE
+    assert forkserver.close_zygotes() == forkserver.KEEP_IDLE and forkserver.idle_zygotes() == 0
 
 
 def test_a_course_can_ask_for_a_fresh_process_per_run(tmp_path):
@@ -187,9 +187,9 @@ def test_a_course_can_ask_for_a_fresh_process_per_run(tmp_path):
 # stopped halfway does), says where, and waits to be killed.
 KILLED_GRADER = """
 import sys
-from autograder import cleanroom
+from autograder import cleanroom, forkserver
 options = cleanroom.Settings(sandboxed=sys.argv[1] == "sandboxed", cell_timeout=10, notebook_timeout=30)
-zygote = cleanroom.Zygote(options, ("json",) if sys.argv[2] == "kernel" else None)
+zygote = forkserver.Zygote(options, ("json",) if sys.argv[2] == "kernel" else None)
 run = zygote.folder / "clean-room-run-1"
 run.mkdir()
 (run / "notebook.ipynb").write_text("{}")
@@ -212,7 +212,7 @@ def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypa
         grader = subprocess.Popen([sys.executable, "-c", KILLED_GRADER, "sandboxed" if sandboxed else "plain", kind],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "TMPDIR": str(tmp)})
         folder, zygote = grader.stdout.readline().decode().split()
-        folder, prefix = Path(folder), (cleanroom.KERNEL_FOLDER_PREFIX if kind == "kernel" else cleanroom.FOLDER_PREFIX)
+        folder, prefix = Path(folder), (forkserver.KERNEL_FOLDER_PREFIX if kind == "kernel" else forkserver.FOLDER_PREFIX)
         assert folder.parent == tmp and folder.name.startswith(f"{prefix}{grader.pid}-"), folder
         grader.kill()
         grader.wait()
@@ -226,8 +226,8 @@ def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypa
         for kept in (running, not_ours):
             kept.mkdir()
 
-        monkeypatch.setattr(cleanroom, "_swept", set())
-        new = cleanroom.own_folder(prefix, str(tmp))
+        monkeypatch.setattr(forkserver, "_swept", set())
+        new = forkserver.own_folder(prefix, str(tmp))
         assert not folder.exists(), sorted(p.name for p in tmp.iterdir())
         assert running.exists() and not_ours.exists(), sorted(p.name for p in tmp.iterdir())
         assert new.exists() and new.name.startswith(f"{prefix}{os.getpid()}-")

@@ -141,10 +141,10 @@ def test_a_submission_nbgrader_could_not_grade_is_still_cross_checked(tmp_path):
 @pytest.mark.slow
 def test_the_clean_room_attacks_are_contained_when_the_re_runs_fork_from_the_warm_kernel_process(outcomes, tmp_path):
     """`make grade`'s own path, sandboxed, one submission after another in one grading process: each kernel, and
-    then the clean room's re-run of the same submission, are forks of one warm process (``cleanroom.take``). The
+    then the clean room's re-run of the same submission, are forks of one warm process (``forkserver.take``). The
     tricks aimed at the clean room are contained there as in the catalogue's run, whose re-runs come from a
     clean-room process of their own."""
-    from autograder import cleanroom
+    from autograder import forkserver
     from autograder.engine import Course
     from autograder.fairness import solved
     from autograder.results import ATTENTION
@@ -152,16 +152,16 @@ def test_the_clean_room_attacks_are_contained_when_the_re_runs_fork_from_the_war
 
     attacks = [t for t in TRICKS if t.name.startswith("cleanroom_")]
     assert len(attacks) >= 4
-    cleanroom.close_zygotes()
+    forkserver.close_zygotes()
     course = Course.scratch(tmp_path, config=where_available())
     for assignment in sorted({t.assignment for t in attacks}):
         course.generate(assignment)
-    made = cleanroom.zygotes_started()
+    made = forkserver.zygotes_started()
     for trick in attacks:
         course.submit(trick.name, trick.assignment, solved(course, trick.assignment, **{trick.cell: trick.code}))
         result = course.autograde(trick.assignment, trick.name)
         honest = outcomes[trick.name].honest
         assert result.status == ATTENTION or result.score <= honest.score, \
             (trick.name, result.score, result.status, [p.text for p in result.problems])
-    assert cleanroom.zygotes_started() - made == 1, "the kernels and the clean runs did not share one warm process"
-    cleanroom.close_zygotes()
+    assert forkserver.zygotes_started() - made == 1, "the kernels and the clean runs did not share one warm process"
+    forkserver.close_zygotes()
