@@ -183,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     if not doomed:
         print(f"Nothing to remove: {klass.shown} has no gradebook, outputs or exports.")
         return 0
-    print(f"This removes the grading of the class in {klass.shown}:")
+    print(f"{'Removing' if args.yes else 'make clean-grades CONFIRM=yes removes'} the grading of the class in "
+          f"{klass.shown}:")
     for path in doomed:
         what = {"gradebook.db": "the gradebook: every score, MANUAL SCORES AND COMMENTS included",
                 "output": "grades.csv, the feedback pages, the class report, the autograded copies",

@@ -246,6 +246,26 @@ def _feedback_in_step(db_url: str, course_id: str, graded: dict[tuple[str, str],
                               + [f"--assignment {a}" for a in sorted({w.split('/')[1].split(' ')[0] for w in wrong})])))
     report.save_results(saved, results)
     report.render(saved, results.parent)
+    _grades_csv_in_step(results.parent.parent / "grades.csv", {(r.student, r.assignment): r for r in stale})
+
+
+def _grades_csv_in_step(path: Path, updated: dict[tuple[str, str], Any]) -> None:
+    """grades.csv (next to ``reports/``) says the same scores and notes as the feedback pages just rewritten."""
+    if not path.is_file() or not updated:
+        return
+    with path.open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields, rows = reader.fieldnames or [], list(reader)
+    for row in rows:
+        r = updated.get((row.get("student"), row.get("assignment")))
+        if r is not None and "score" in row:
+            row["score"] = f"{r.score:g}"
+            if "notes" in row:
+                row["notes"] = " | ".join(p.text for p in r.problems)
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fields)
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def _fmt(x: float | None) -> str:

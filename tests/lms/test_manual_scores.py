@@ -38,6 +38,8 @@ def graded(tmp_path):
     results = tmp_path / "reports" / "results.json"
     report.save_results([result], results)
     page = feedback.write(result, tmp_path / "feedback", A)
+    (tmp_path / "grades.csv").write_text("student,assignment,score,max_score,status,notes,late,set_aside\n"
+                                         f"chloe,{A},10,20,graded,,,\n")
     return {"url": url, "results": results, "page": page, "tmp": tmp_path}
 
 
@@ -57,6 +59,8 @@ def test_a_manual_score_is_written_into_the_feedback_before_it_is_exported(grade
     assert done.scores[("chloe", A)].score == 12
     page = graded["page"].read_text()
     assert "12/20" in page and "set to 12/20 by the instructor" in page, page[-2000:]
+    with (graded["tmp"] / "grades.csv").open() as fh:
+        assert "chloe,06_fallback_and_degradation,12,20" in fh.read()
     saved = json.loads(graded["results"].read_text())[0]
     assert saved["score"] == 12
     assert any("the feedback now says 12/20" in w for w in done.warnings), done.warnings
