@@ -118,6 +118,8 @@ def test_catalogue_is_big_enough(assignment):
     found = catalogue(assignment)
     by_cell: dict[str, dict[str, int]] = {}
     for v in found:
+        if v.name.startswith(GRADED_IN_FULL):  # proves the guard, not the catalogue's breadth (may target a practice part)
+            continue
         by_cell.setdefault(v.cell, {"wrong": 0, "right": 0})[v.kind] += 1
     graded = {cell: n for cell, n in by_cell.items() if n["wrong"] or n["right"]}
     assert graded, f"{assignment}: the catalogue is empty"
