@@ -1,10 +1,19 @@
 """Speed figures, measured in one run (what `make bench` prints).
 
     python -m autograder.bench                  # every section
-    python -m autograder.bench grading          # only some sections: lessons, grading, notebook, sandbox, simulator
+    python -m autograder.bench compare          # only some: compare, lessons, grading, notebook, sandbox, simulator
+    python -m autograder.bench compare --scope well-behaved --submissions 6   # a small run
     python -m autograder.bench grading --submissions 30 --workers 2
 
 Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones there):
+
+``compare``   what an instructor feels: on the same submissions of the sample class, plain
+              ``nbgrader autograde`` (sequential, unsandboxed, the course's nbgrader_config.py,
+              in a scratch course folder), the grade command's default path with all its
+              checks, and the floor (kernel start, imports and the cells' own CPU, divided
+              by the cores); on the well-behaved submissions and on the whole class
+              (:mod:`autograder.benchcompare`; goals: at least 2.5x faster than plain
+              nbgrader, within 1.5x of the floor, on the well-behaved submissions).
 
 ``lessons``   how long each lesson notebook in ``course/`` takes to execute
               (nbclient, offline, as the lesson tests run them).
@@ -46,15 +55,9 @@ from pathlib import Path
 from typing import Any
 
 from .course import REPORTS, ROOT, SUBMITTED, assignments
+from .measure import TreeCPU, interleave, load
+
 SLOW_RECIPES = ("loop", "stuck")  # dominated by time limits, not by grading work
-
-
-def load() -> str:
-    try:
-        one, five, _ = os.getloadavg()
-    except OSError:  # pragma: no cover
-        return "load n/a"
-    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
 
 
 # -- lessons ----------------------------------------------------------------------------------
@@ -99,88 +102,66 @@ def bench_tasks(submissions: Path, count: int) -> list:
     return sorted(picked)
 
 
-def interleave(tasks: list) -> list:
-    """The tasks with each assignment's spread through the list: any first few hold every assignment."""
-    by_assignment: dict[str, list] = {}
-    for task in tasks:
-        by_assignment.setdefault(task.assignment, []).append(task)
-    queues = list(by_assignment.values())
-    out: list = []
-    while any(queues):
-        for queue in queues:
-            if queue:
-                out.append(queue.pop(0))
-    return out
-
-
 MODES = {  # mode: (its label, the grade command's workers; None = all cores)
     "sequential": ("one at a time (--workers 1)", 1),
     "dask": ("Dask LocalCluster (the default)", None),
 }
 
 
-class TreeCPU:
-    """CPU seconds used by this process and every process it starts (workers, kernels, clean rooms).
+def _grading_settings(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], bool]:
+    """The grade command's settings, and whether they sandbox (measured unsandboxed where the sandbox cannot run)."""
+    from .grade import grading_settings
+    from .sandbox import SandboxUnavailable
 
-    A figure that other work on a shared machine does not change, unlike wall time: a thread
-    samples every descendant's CPU time every ``interval`` seconds and keeps each one's last
-    reading (a process that lives less than ``interval`` is missed); the sampling's own CPU
-    time is left out.
-    """
+    try:
+        return grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout), not args.unsandboxed
+    except SandboxUnavailable as err:  # the sample class is the course's own code: measure without it
+        print(f"  (no sandbox here, measuring unsandboxed: {str(err).splitlines()[0]})")
+        return grading_settings(unsandboxed=True, stream=sys.stdout), False
 
-    def __init__(self, interval: float = 0.2) -> None:
-        import threading
 
-        self.interval, self.seen = interval, {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
+def _grading_round(settings: dict, tasks: list, submissions: Path, root: Path, mode: str, workers: int,
+                   runs: dict[str, dict[str, Any]], round_: int) -> None:
+    """Round ``round_``'s grading of ``tasks`` in ``mode``, in a scratch course at ``root``; its figures added to
+    ``runs``."""
+    from .grade import make_course
+    from .grade import run as grade_run
 
-    def _sample(self) -> None:
-        import psutil
-
-        me = psutil.Process()
-        for proc in [me, *me.children(recursive=True)]:
-            try:
-                t = proc.cpu_times()
-                self.seen[(proc.pid, proc.create_time())] = t.user + t.system
-            except psutil.Error:
-                pass
-
-    def _watch(self) -> None:
-        while not self._stop.wait(self.interval):
-            self._sample()
-        self.own = time.thread_time()  # the sampling's own cost, left out of the figure
-
-    def __enter__(self) -> TreeCPU:
-        self._sample()
-        self.start = dict(self.seen)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._sample()
-        self.seconds = sum(v - self.start.get(k, 0.0) for k, v in self.seen.items()) - self.own
+    root.mkdir()
+    course = make_course(settings, root / "release", root=root, submissions=submissions,
+                         staging=root / "staging", autograded_directory="autograded",
+                         feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
+    label, n = MODES[mode]
+    print(f"  round {round_}, {label}... ", end="", flush=True)
+    steps: dict[str, float] = {}
+    started = time.perf_counter()
+    with TreeCPU() as cpu:
+        results = grade_run(course, tasks, n or workers, root / "out", root / "feedback",
+                            log=lambda *a: None, timings=steps)
+    seconds = time.perf_counter() - started
+    spread = _spread(results)
+    print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread}); "
+          f"CPU {cpu.seconds:.1f} s, {cpu.seconds / len(tasks):.2f} s per submission  [{load()}]", flush=True)
+    print("      " + _steps(steps), flush=True)
+    one = runs.setdefault(mode, {"times": [], "scores": None, "same": True, "per_worker": [], "cpu": [],
+                                 "grading": []})
+    one["times"].append(round(seconds, 2))
+    one["grading"].append(round(steps["grade"], 2))
+    one["cpu"].append(round(cpu.seconds, 2))
+    one["per_worker"].append(spread)
+    scores = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
+    one["same"] = one["same"] and (one["scores"] is None or one["scores"] == scores)
+    one["scores"] = scores
 
 
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     """One class graded one at a time and on a Dask LocalCluster (`make grade`'s default), round after round."""
-    from .grade import grading_settings, make_course
-    from .grade import run as grade_run
     from .pool import default_workers
 
     submissions = Path(args.submitted)
-    tasks = bench_tasks(submissions, args.submissions)
+    tasks = bench_tasks(submissions, args.submissions or 24)
     workers = args.workers or default_workers()
-    from .sandbox import SandboxUnavailable
-
-    sandboxed = not args.unsandboxed
-    try:
-        settings = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout)
-    except SandboxUnavailable as err:  # the sample class is the course's own code: measure without it
-        print(f"  (no sandbox here, measuring unsandboxed: {str(err).splitlines()[0]})")
-        settings, sandboxed = grading_settings(unsandboxed=True, stream=sys.stdout), False
+    settings, sandboxed = _grading_settings(args)
     print(f"  {len(tasks)} submissions of {len({t.student for t in tasks})} students, "
           f"{len({t.assignment for t in tasks})} assignments; {'sandboxed' if sandboxed else 'unsandboxed'} kernels; "
           f"{workers} workers; each run is `make grade`'s own (autograder.grade.run): generate the assignments, "
@@ -190,33 +171,14 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         for round_ in range(1, args.repeat + 1):
             for mode in MODES:
-                root = Path(tmp) / f"{mode}-{round_}"
-                root.mkdir()
-                course = make_course(settings, root / "release", root=root, submissions=submissions,
-                                     staging=root / "staging", autograded_directory="autograded",
-                                     feedback_directory="feedback", db_url=f"sqlite:///{root / 'gradebook.db'}")
-                label, n = MODES[mode]
-                print(f"  round {round_}, {label}... ", end="", flush=True)
-                steps: dict[str, float] = {}
-                started = time.perf_counter()
-                with TreeCPU() as cpu:
-                    results = grade_run(course, tasks, n or workers, root / "out", root / "feedback",
-                                        log=lambda *a: None, timings=steps)
-                seconds = time.perf_counter() - started
-                spread = _spread(results)
-                print(f"{seconds:.1f} s ({len(tasks) / seconds:.2f} submissions/s; per worker: {spread}); "
-                      f"CPU {cpu.seconds:.1f} s, {cpu.seconds / len(tasks):.2f} s per submission  [{load()}]",
-                      flush=True)
-                print("      " + _steps(steps), flush=True)
-                one = runs.setdefault(mode, {"times": [], "scores": None, "same": True, "per_worker": [], "cpu": [],
-                                             "grading": []})
-                one["times"].append(round(seconds, 2))
-                one["grading"].append(round(steps["grade"], 2))
-                one["cpu"].append(round(cpu.seconds, 2))
-                one["per_worker"].append(spread)
-                scores = {f"{r.student}/{r.assignment}": (r.score, r.status) for r in results}
-                one["same"] = one["same"] and (one["scores"] is None or one["scores"] == scores)
-                one["scores"] = scores
+                _grading_round(settings, tasks, submissions, Path(tmp) / f"{mode}-{round_}", mode, workers, runs,
+                               round_)
+    return _grading_summary(args, runs, tasks, workers, sandboxed)
+
+
+def _grading_summary(args: argparse.Namespace, runs: dict[str, dict[str, Any]], tasks: list, workers: int,
+                     sandboxed: bool) -> dict[str, Any]:
+    """Print the rounds' figures (best of each way, ratios, CPU, identical scores); what bench.json keeps."""
     best = {mode: min(run["times"]) for mode, run in runs.items()}
     ratio = {"dask_vs_sequential": round(best["sequential"] / best["dask"], 3)}
     per_round = [round(s / d, 3) for s, d in zip(runs["sequential"]["times"], runs["dask"]["times"])]
@@ -225,7 +187,7 @@ def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     print(f"  throughput, best of {args.repeat} (submissions/s): "
           + ", ".join(f"{MODES[m][0]} {len(tasks) / best[m]:.2f}" for m in MODES))
     print(f"  Dask LocalCluster vs one at a time: {ratio['dask_vs_sequential']:.2f}x "
-          f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)}; goal: 1.8x on 2 cores)")
+          f"(each round: {', '.join(f'{r:.2f}x' for r in per_round)})")
     grading = {mode: min(run["grading"]) for mode, run in runs.items()}
     ratio["grading_dask_vs_sequential"] = round(grading["sequential"] / grading["dask"], 3)
     print(f"  the grading step alone (without generating and writing, which take the same time in both): "
@@ -369,27 +331,19 @@ def bench_notebook(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
-def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, Any]:
-    """Where one graded notebook's time goes: kernel start, sandbox, imports, test cells, nbgrader, gradebook.
+def _timed_grading(args: argparse.Namespace, settings: dict, assignment: str) -> dict[str, Any]:
+    """Grade ``--student``'s ``assignment`` twice in a scratch course, the second time step by step.
 
-    Grades ``--student``'s submission of ``assignment`` twice in a scratch course as
-    `make grade` does (one at a time, sandboxed when possible): the first grading pays
-    what a grading worker pays once (imports, the helper package's fingerprints, the
-    clean-room process), the second is timed step by step, as every later task of a
-    worker runs. Then measures the floor: a kernel that runs only the setup imports.
+    Returns the seconds of each step (``spent``), of the second grading (``total``), of the first
+    (``first``) and of generating the assignment (``generate``), its result and the source notebook.
     """
     import nbformat
-    from nbclient import NotebookClient
+    from nbgrader.preprocessors import SaveAutoGrades
 
-    from . import sandbox
-    from .grade import grading_settings, make_course
+    from . import crosscheck, engine
+    from .grade import make_course
     from .preprocessors import GuardedExecute
 
-    try:
-        settings, sandboxed = grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout), not args.unsandboxed
-    except sandbox.SandboxUnavailable as err:
-        print(f"  (no sandbox here, measuring unsandboxed: {str(err).splitlines()[0]})")
-        settings, sandboxed = grading_settings(unsandboxed=True, stream=sys.stdout), False
     spent: dict[str, float] = {}
     patched: list[tuple[Any, str, Any]] = []
 
@@ -413,10 +367,6 @@ def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, A
         started = time.perf_counter()
         course.generate(assignment)
         generate = time.perf_counter() - started
-        from nbgrader.preprocessors import SaveAutoGrades
-
-        from . import crosscheck, engine
-
         started = time.perf_counter()
         course.autograde(assignment, args.student)
         first = time.perf_counter() - started
@@ -436,51 +386,91 @@ def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, A
             for owner, name, original in reversed(patched):
                 setattr(owner, name, original)
         total = time.perf_counter() - started
-    boxed = sandbox.kernel_start_seconds(sandboxed=sandboxed)
-    plain = sandbox.kernel_start_seconds(sandboxed=False)
-    solution = nbformat.read(Path(course.source) / assignment / f"{assignment}.ipynb", as_version=4)
+        solution = nbformat.read(Path(course.source) / assignment / f"{assignment}.ipynb", as_version=4)
+    return {"spent": spent, "total": total, "first": first, "generate": generate, "result": result,
+            "solution": solution}
+
+
+def _setup_floor(solution: Any) -> float:
+    """Seconds a plain kernel takes to start and run the setup imports of ``solution`` (best of three: one start
+    can be slowed by anything else on the machine)."""
+    import nbformat
+    from nbclient import NotebookClient
+
     floor_nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_setup_imports(solution))])
     floors = []
-    for _ in range(3):  # the best of three: one start can be slowed by anything else on the machine
+    for _ in range(3):
         started = time.perf_counter()
         NotebookClient(nbformat.from_dict(floor_nb), timeout=120, kernel_name="python3").execute()
         floors.append(time.perf_counter() - started)
-    floor = min(floors)
+    return min(floors)
+
+
+def _notebook_rows(spent: dict[str, float], total: float, floor: float, boxed: float, plain: float,
+                   sandboxed: bool, forked: bool) -> dict[str, float]:
+    """Where the notebook's time went, step by step (the kernel's start and imports from the measured starts)."""
     run = spent.get("running the notebook (kernel + cells)", 0.0)
     nbgrader_all = spent.get("nbgrader autograde (all of it)", 0.0)
     imports = max(0.0, floor - plain)
-    # A forked kernel (autograder.kernelfork) starts with the setup imports done, in the sandbox.
-    forked = sandboxed and settings.get("SandboxedKernelManager", {}).get("fork", True)
     start = boxed if sandboxed else plain
     paid = 0.0 if forked else imports
+    writes = spent.get("gradebook writes (SaveAutoGrades)", 0.0)
+    ours = ("staging", "reading results", "diagnosis", "clean-room re-run and code scan (crosscheck)")
     rows = {
         **({"kernel start (a fork of a warm kernel, sandboxed)": boxed} if forked else
            {"kernel start (plain)": plain, "sandbox (extra kernel start)": boxed - plain if sandboxed else 0.0}),
         "setup imports" + (" (done once, by the warm kernel)" if forked else ""): paid,
         "test cells and answers": max(0.0, run - start - paid),
-        "nbgrader pre/post-processing": max(0.0, nbgrader_all - run - spent.get("gradebook writes (SaveAutoGrades)", 0)),
-        "gradebook writes (SaveAutoGrades)": spent.get("gradebook writes (SaveAutoGrades)", 0.0),
-        "staging": spent.get("staging", 0.0),
-        "reading results": spent.get("reading results", 0.0),
-        "diagnosis": spent.get("diagnosis", 0.0),
-        "clean-room re-run and code scan (crosscheck)": spent.get("clean-room re-run and code scan (crosscheck)", 0.0),
+        "nbgrader pre/post-processing": max(0.0, nbgrader_all - run - writes),
+        "gradebook writes (SaveAutoGrades)": writes,
+        **{label: spent.get(label, 0.0) for label in ours},
     }
-    steps = nbgrader_all + sum(spent.get(k, 0.0) for k in ("staging", "reading results", "diagnosis",
-                                                            "clean-room re-run and code scan (crosscheck)"))
-    rows["other (copies, bookkeeping)"] = max(0.0, total - steps)
+    rows["other (copies, bookkeeping)"] = max(0.0, total - nbgrader_all - sum(spent.get(k, 0.0) for k in ours))
+    return rows
+
+
+def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, Any]:
+    """Where one graded notebook's time goes: kernel start, sandbox, imports, test cells, nbgrader, gradebook.
+
+    Grades ``--student``'s submission of ``assignment`` twice in a scratch course as
+    `make grade` does (one at a time, sandboxed when possible): the first grading pays
+    what a grading worker pays once (imports, the helper package's fingerprints, the
+    clean-room process), the second is timed step by step, as every later task of a
+    worker runs. Then measures the floor: a kernel that runs only the setup imports.
+    """
+    from . import sandbox
+
+    settings, sandboxed = _grading_settings(args)
+    graded = _timed_grading(args, settings, assignment)
+    total, result = graded["total"], graded["result"]
+    boxed = sandbox.kernel_start_seconds(sandboxed=sandboxed)
+    plain = sandbox.kernel_start_seconds(sandboxed=False)
+    floor = _setup_floor(graded["solution"])
+    # A forked kernel (autograder.kernelfork) starts with the setup imports done, in the sandbox.
+    forked = sandboxed and settings.get("SandboxedKernelManager", {}).get("fork", True)
+    rows = _notebook_rows(graded["spent"], total, floor, boxed, plain, sandboxed, forked)
     print(f"  {args.student}/{assignment} ({result.score:g}/{result.max_score:g}), "
           f"{'sandboxed' if sandboxed else 'unsandboxed'}: {total:.2f} s in all, as a worker's later tasks "
-          f"(its first: {first:.2f} s; generating the assignment first: {generate:.2f} s, once per assignment)")
+          f"(its first: {graded['first']:.2f} s; generating the assignment first: {graded['generate']:.2f} s, "
+          f"once per assignment)")
     for label, seconds in rows.items():
         print(f"    {label:<46} {seconds:6.2f} s")
     print(f"  floor (kernel start + setup imports): {floor:.2f} s; budget (floor + 1 s): {floor + 1:.2f} s; "
           f"this notebook: {total:.2f} s ({total - floor - 1:+.2f} s over the budget)")
     return {"student": args.student, "assignment": assignment, "total_s": round(total, 3),
-            "first_s": round(first, 3), "load": load(),
+            "first_s": round(graded["first"], 3), "load": load(),
             "floor_s": round(floor, 3), **{k: round(v, 3) for k, v in rows.items()}}
 
 
+def bench_compare(args: argparse.Namespace) -> dict[str, Any]:
+    """Plain nbgrader, the default path and the floor on the same submissions (:mod:`autograder.benchcompare`)."""
+    from .benchcompare import bench_compare as compare
+
+    return compare(args)
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "compare": bench_compare,
     "lessons": bench_lessons,
     "grading": bench_grading,
     "sandbox": bench_sandbox,
@@ -493,7 +483,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("sections", nargs="*", choices=[[], *SECTIONS], default=[],
                         help=f"sections to run (default: all of {', '.join(SECTIONS)})")
-    parser.add_argument("--submissions", type=int, default=24, help="submissions in the grading benchmark (24)")
+    parser.add_argument("--submissions", type=int, default=None,
+                        help="submissions in the grading benchmark (24) and in each scope of the comparison (all)")
+    parser.add_argument("--scope", choices=["both", "well-behaved", "whole"], default="both",
+                        help="the comparison's submissions: the well-behaved ones, the whole class, or both (both)")
     parser.add_argument("--workers", type=int, default=None, help="workers of the parallel run (default: cores)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="rounds of (one at a time, Dask), alternating; the best of each counts (2)")

@@ -28,8 +28,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 NOT_MODULES = ("catalogue", "learner_edition")
 MAX_LINES = 80
 #: The modules held to :data:`MAX_LINES`: the sandbox's layers (jail, forkserver, kernelfork, sandbox), the
-#: clean room and the code it runs in the sandbox, the grading preprocessors.
-SMALL = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom", "cleanroom_runner", "preprocessors")
+#: clean room and the code it runs in the sandbox, the grading preprocessors, and the benchmark.
+SMALL = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom", "cleanroom_runner", "preprocessors", "bench",
+         "benchcompare", "measure")
 #: Functions allowed to be longer, and why.
 LONGER = {
     "cleanroom.compare": "the score comparison's rule and its problem texts in both languages, kept as the "
