@@ -14,7 +14,7 @@ After nbgrader's autograde, this module runs the notebook once more, outside IPy
   time limit, a cell stopped at its limit with nothing run after it: :func:`kernel_gave_up`),
   whose tests already score zero, so that an endless loop costs its time limit once, not twice;
 - in one plain ``python -I`` process (``autograder/cleanroom_runner.py``), inside the
-  same bubblewrap sandbox and limits as the kernel (:func:`autograder.sandbox.sandbox_command`),
+  same bubblewrap sandbox and limits as the kernel (:func:`autograder.jail.sandbox_command`),
   with the same time limits per cell and per notebook. Input and AST transformers,
   ``run_cell``, events and custom exception handlers do not exist there;
 - the runner takes a snapshot of what the tests rely on before any notebook code runs
@@ -32,6 +32,14 @@ changes no score but marks the submission too.
 
 Cost: one process start, the imports the tests need and the cells' own run time;
 no kernel, no ZMQ (``python -m autograder.cleanroom`` measures it).
+
+What this module holds: which cells to run (:func:`plan`), its settings from the course's
+config (:func:`settings`), one run (:func:`run`) and the reading of its results channel
+(:func:`_read`), a graded submission's re-run (:func:`rerun`) and the comparison
+(:func:`compare`). The processes it runs in come from :mod:`autograder.forkserver` (a fork
+of a warm process, or a fresh one) inside :func:`autograder.jail.sandbox_command`; the code
+they run is ``cleanroom_runner.py``. It is the last of the isolation layers: nothing it
+imports imports it.
 """
 
 from __future__ import annotations
@@ -280,7 +288,7 @@ def command(workdir: Path, options: Settings) -> list[str]:
         options: sandboxed or not, and the sandbox's limits.
 
     Returns:
-        ``python -I -c <runner>``, wrapped in :func:`autograder.sandbox.sandbox_command`
+        ``python -I -c <runner>``, wrapped in :func:`autograder.jail.sandbox_command`
         when ``options.sandboxed``.
     """
     argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8")]
