@@ -90,8 +90,8 @@ ROWS: tuple[Row, ...] = (
         "una ToolException de la herramienta: un fallo esperado del dominio "
         "(no existe el pedido, acceso denegado, no existe el archivo que pidió el modelo)",
         "never", "nunca", "choose_alternative",
-        "the tool's own contract when it raises one (ToolFailure), else choose_alternative",
-        "el contrato de la propia herramienta cuando lanza uno (ToolFailure); si no, choose_alternative"),
+        "unless the tool raises its own contract (ToolFailure): then that one's recovery",
+        "salvo que la herramienta lance su propio contrato (ToolFailure): entonces, la recuperación de ese"),
     Row("transient", "ConnectionError, TimeoutError, status 408, 429, 500, 502, 503, 504, 529",
         "ConnectionError, TimeoutError, estado 408, 429, 500, 502, 503, 504, 529",
         "yes, in exactly one layer, with capped backoff and jitter; Retry-After honoured",

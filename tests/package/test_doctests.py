@@ -18,6 +18,7 @@ MODULES = [
     "toolfaults.standin",
     "toolfaults.contract",
     "toolfaults.plain",
+    "toolfaults.policy",
 ]
 
 
