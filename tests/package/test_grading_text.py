@@ -393,3 +393,205 @@ def test_asks_for_a_number():
         "value: Input should be a valid number, unable to parse string as a number", "value must be numeric",
         "value must be a float", "value: give a decimal temperature", "value must be a real number",
     ], ["Invalid argument: value.", "value is invalid", "Please fix value and try again."])
+
+
+# Every matcher, said the opposite way. A matcher reads a meaning, so a sentence that says the opposite must fail
+# ("The payment was confirmed" is no "not confirmed", "not all sources failed" no "all failed", "the tool did not
+# crash" no internal failure), and the right meaning must pass however it is worded, negations included ("not a
+# single source answered" says that all failed, "your arguments did not cause this internal error" that it is
+# internal). The Spanish table is in test_grading_text_es.py.
+OPPOSITES = {
+    "says_all_failed": ([
+        "All sources failed.", "Every source failed: alpha, beta.", "None of the sources answered.", "No source could answer.",
+        "Not a single source answered.", "Nobody answered: alpha, beta.", "All sources failed, but do not guess an answer.",
+        "Each source raised an error.", "Could not get an answer from any source.", "Tried alpha, beta and gamma: all of them failed.",
+    ], [
+        "Not all sources failed: mirror_api answered.", "Not every source failed.", "All sources but mirror_api failed.",
+        "All sources failed except mirror_api.", "Every source except local_cache failed.",
+        "All the others failed; mirror_api answered.", "Every other source failed; mirror_api answered.", "Nobody failed.",
+        "No source was unavailable.", "It did not fail: all sources answered.", "None of the sources had an error.",
+        "None of the sources failed.", "All sources answered without error.",
+    ]),
+    "says_no_source_answered": ([
+        "All sources failed.", "None of the sources answered.", "No source could answer.", "Not a single source answered.",
+    ], [
+        "Not all sources failed: mirror_api answered.", "All sources but mirror_api failed.", "Nobody failed.",
+        "None of the sources had an error.", "Answer from primary (no fallback needed).",
+    ]),
+    "says_may_be_stale": ([
+        "This may be outdated.", "It might not be current.", "It is no longer current.", "Possibly out of date.",
+        "Served from the cache.", "It may or may not be stale.",
+    ], [
+        "This cannot be outdated.", "It is up to date.", "Not stale at all.", "It can't be stale: live data.",
+        "Live, so it isn't out of date.", "It is never outdated.", "It is not from a cache.",
+    ]),
+    "says_data_may_be_old": ([
+        "This may be outdated.", "It is no longer current.", "Possibly old data.",
+    ], [
+        "This cannot be outdated.", "It is up to date.", "It can't be stale: live data.", "Served from the cache.",
+    ]),
+    "says_internal_failure": ([
+        "Internal error in web_search.", "The tool crashed.", "Not your arguments: an internal error.",
+        "Your arguments did not cause this internal error.", "It is not your fault; the tool itself broke.",
+    ], [
+        "This is not an internal error: your arguments were invalid.", "The tool did not crash; your input was wrong.",
+        "The tool is not broken; fix the city.", "No bug here: the argument is wrong.", "Nothing broke; the city is unknown.",
+        "Not a server-side problem: check your arguments.",
+        "The failure is not on the tool's side: your arguments are wrong.",
+    ]),
+    "says_not_the_arguments": ([
+        "Not a problem with your arguments.", "Your arguments were fine.", "It's not your arguments, it's the tool.",
+        "Other arguments will not help.",
+    ], [
+        "It's not a problem with the tool, it's your arguments.", "Not caused by the tool: your arguments are wrong.",
+        "The arguments are the problem.", "The problem is not the tool but your arguments.",
+        "Your arguments are wrong, the tool is fine.", "Other arguments will help.",
+    ]),
+    "says_no_result": ([
+        "(no result)", "The tool returned nothing.", "Empty result.", "Nothing found.", "The result is empty, not an error.",
+    ], [
+        "The result is not empty: 3 rows.", "Nothing went wrong: 42.", "It returned a non-empty list.", "Not blank: 42",
+        "The tool returned data.",
+    ]),
+    "says_do_not_repeat": ([
+        "Do not call it again.", "Never retry this call.", "Stop calling it with these arguments.",
+        "No retries: it failed twice.", "Don't try this call again.", "Do not repeat it; try something else.",
+    ], [
+        "Call it again with the same arguments.", "Retry with the same arguments.", "Don't hesitate to retry.",
+        "Do not wait to retry.", "It didn't work so try again.", "Nothing wrong with retrying.",
+        "Do not change anything and call it again.", "Don't stop retrying.",
+    ]),
+    "says_not_confirmed": ([
+        "It could not be confirmed.", "Unconfirmed.", "No confirmation came back.", "We could not verify it.",
+        "Whether it was sent is unknown.", "It is not yet confirmed.", "It may or may not have been sent.",
+    ], [
+        "The payment was confirmed.", "Confirmed: the e-mail was sent.", "I verified that it was sent.",
+        "It went through, I can confirm it.", "Confirmation received.", "There is no uncertainty: it was sent.",
+        "No need to confirm: it was sent.", "Nothing went wrong and it was confirmed.", "No error: the send was confirmed.",
+    ]),
+    "says_not_repeated": ([
+        "It was not retried.", "I did not send it again.", "Nothing was retried.", "I decided not to retry.",
+        "To avoid a duplicate, I did not resend it.", "I only tried once.",
+    ], [
+        "It was retried.", "Since it wasn't confirmed I retried it.", "It could not be confirmed so I sent it again.",
+        "I did not wait and retried.", "I didn't hesitate to retry it.", "A second attempt was made and caused a duplicate.",
+        "I only tried once more.",
+    ]),
+    "says_limit_reached": ([
+        "Stopped: iteration limit reached.", "No answer within the limit of 5 iterations.", "Too many steps.",
+        "Did not find an answer before hitting the limit.",
+    ], [
+        "The limit was not reached.", "Answer found in 2 steps, well within the limit.", "Did not hit the iteration limit.",
+        "Not too many steps: 2.", "Under the limit: 2 of 5 iterations.",
+    ]),
+    "says_allowed_scales": ([
+        "Use C or F, not K.", "'K' is not C or F: use one of them.", "Only C or F are accepted.",
+    ], [
+        "C and F are not allowed.", "Neither C nor F is supported.", "The tool does not accept C or F.",
+    ]),
+    "asks_for_a_number": ([
+        "'hot' is not a number.", "value must be a number, not a string.",
+    ], [
+        "value must not be a number.", "value must be a string, not a number.", "No number needed.",
+    ]),
+}
+# The matchers whose meaning has arguments: the opposite of a number, a range or an error is another one; for a
+# wait it is "do not wait"; a field's name anywhere passes (COURSE_SPEC §5), so naming has no opposite but absence.
+OPPOSITES_WITH_ARGS = {
+    "names": [(("value",), ["value is fine", "The value field is not the problem."], ["the temperature is wrong"])],
+    "names_error": [
+        ((ConnectionError("x"),), ["Connection error after 3 attempts.", "Could not connect to the API.",
+                                   "Not a timeout: the connection failed.", "No connection to the server."],
+         ["Not a connection error: the tool timed out.", "No connection error; it timed out.", "It was not a ConnectionError.",
+          "The connection was not lost."]),
+        ((TimeoutError("y"),), ["The call timed out.", "It did not answer in time."],
+         ["It did not time out; the connection failed.", "The request never timed out."]),
+    ],
+    "says_number": [((3,), ["after 3 attempts", "not after 2 but after 3 attempts"], ["after 2 attempts", "after 13 attempts"])],
+    "says_when_to_retry": [((120,), [
+        "Try again in 2 minutes.", "Do not retry before 2 minutes.", "Not before 120 seconds.", "Don't wait less than 2 minutes.",
+        "Wait 120 s; do not retry sooner.",
+    ], [
+        "Don't wait 2 minutes: retry now.", "No need to wait 120 seconds.", "Retry now, not in 2 minutes.", "Try again later.",
+    ])],
+    "names_range": [((-100, 1000), ["5000 is not between -100 and 1000."], ["5000 is not between 100 and 1000."])],
+    "names_value": [
+        ((5000,), ["5000 is not allowed."], ["500 is not allowed."]),
+        ((float("inf"),), ["The value is not finite.", "value inf is not a temperature"],
+         ["The value is not infinite.", "The value is finite."]),
+    ],
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(OPPOSITES))
+def test_every_matcher_rejects_the_opposite(matcher):
+    accepted, rejected = OPPOSITES[matcher]
+    check(getattr(gt, matcher), accepted, rejected)
+
+
+@pytest.mark.parametrize("matcher", sorted(OPPOSITES_WITH_ARGS))
+def test_every_matcher_with_arguments_rejects_the_opposite(matcher):
+    for args, accepted, rejected in OPPOSITES_WITH_ARGS[matcher]:
+        check(getattr(gt, matcher), accepted, rejected, *args)
+
+
+def test_every_matcher_has_opposites():
+    """Each matcher of toolfaults.grading_text is proved on opposites here (and in Spanish in test_grading_text_es.py)."""
+    missing = set(gt.__all__) - set(OPPOSITES) - set(OPPOSITES_WITH_ARGS)
+    assert not missing, f"no opposites for {sorted(missing)}"
+
+
+# Phrasings written after the matchers above were tuned, and run once as a held-out check (issue 45): 20 right and
+# 20 opposite sentences per language. English: 20/20 right ones passed and 16/20 opposites were rejected on that
+# run; the four misses were "None of the providers reported an error" (any verb before "an error" now counts),
+# "There is no reason not to retry it" (a double negation), "The search did not come back empty" (a linking verb
+# between the negation and "empty"), and a names_error case that only passed because the check used an exception
+# whose text was one letter ("t" is in any message). Kept here so they stay right.
+HELD_OUT = [
+    ("says_not_confirmed", "send_email timed out before replying, so we cannot be certain the message left the outbox.", True),
+    ("says_not_confirmed", "No acknowledgement arrived, and there is no confirmation that the transfer happened.", True),
+    ("says_not_confirmed", "The booking may have been created; the server never confirmed it.", True),
+    ("says_not_repeated", "I left it at one attempt so the customer is not charged twice.", True),
+    ("says_not_repeated", "The payment was not submitted a second time.", True),
+    ("says_all_failed", "Every one of the three providers returned an error.", True),
+    ("says_all_failed", "None of primary, mirror or cache could produce an answer.", True),
+    ("says_all_failed", "The lookup failed everywhere: primary, mirror and cache all raised.", True),
+    ("says_may_be_stale", "Heads-up: this figure was read from a saved copy and might be out of date.", True),
+    ("says_may_be_stale", "The cached value may have changed since it was stored.", True),
+    ("says_internal_failure", "The calculator tool hit a bug of its own and stopped.", True),
+    ("says_not_the_arguments", "Nothing about your input caused this; sending different values won't fix it.", True),
+    ("says_do_not_repeat", "Please don't send this exact request again.", True),
+    ("says_do_not_repeat", "Do not retry get_weather for Atlantis.", True),
+    ("says_no_result", "The lookup came back empty.", True),
+    ("says_limit_reached", "I stopped because the maximum number of steps was used up.", True),
+    ("names_error", "The weather service took too long and the call was abandoned.", True, TimeoutError("read timed out")),
+    ("names_error", "We lost the connection to the search API three times.", True, ConnectionError("search API unreachable")),
+    ("says_when_to_retry", "Rate limited: please wait 90 seconds before calling again.", True, 90),
+    ("asks_for_a_number", "temperature has to be numeric, e.g. 21.5", True),
+    ("says_not_confirmed", "The bank confirmed the transfer a moment ago.", False),
+    ("says_not_confirmed", "We have verified delivery: the message is in the recipient's inbox.", False),
+    ("says_not_confirmed", "There is no doubt the booking was created.", False),
+    ("says_not_repeated", "After the timeout I resent the e-mail to be safe.", False),
+    ("says_not_repeated", "Because nothing came back, the request was submitted again.", False),
+    ("says_all_failed", "Not every provider failed: the cache still answered.", False),
+    ("says_all_failed", "Every provider except the mirror raised an error; the mirror answered.", False),
+    ("says_all_failed", "None of the providers reported an error.", False),
+    ("says_may_be_stale", "This value is fresh from the live API, not a stale copy.", False),
+    ("says_may_be_stale", "The data can't be out of date: it was fetched a second ago.", False),
+    ("says_internal_failure", "The tool is working correctly; the city you gave does not exist.", False),
+    ("says_internal_failure", "There was no crash: the date you passed is in the past.", False),
+    ("says_not_the_arguments", "The tool is fine, but your arguments are not.", False),
+    ("says_do_not_repeat", "Don't give up: call it once more with the corrected city.", False),
+    ("says_do_not_repeat", "There is no reason not to retry it.", False),
+    ("says_no_result", "The search did not come back empty: 12 hits.", False),
+    ("says_limit_reached", "Done in three steps, far below the iteration limit.", False),
+    ("names_error", "The service answered in time; the error was a refused connection.", False, TimeoutError("read timed out")),
+    ("says_when_to_retry", "There's no need to wait 90 seconds; you may call again immediately.", False, 90),
+    ("asks_for_a_number", "temperature should be a word like 'warm', not a number.", False),
+]
+
+
+def test_held_out_phrasings():
+    wrong = [(matcher, message) for matcher, message, means, *args in HELD_OUT
+             if getattr(gt, matcher)(message, *args) != means]
+    assert not wrong, f"judged the wrong way: {wrong}"

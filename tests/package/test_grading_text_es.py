@@ -358,3 +358,184 @@ def test_asks_for_a_number_spanish():
     check(gt.asks_for_a_number, ["value debe ser numérico", "value tiene que ser un número", "value: un número decimal",
                                  "value debe ser un numero real"],
           ["Argumento no válido: value.", "value no es válido", "Corrige value y vuelve a intentarlo."])
+
+
+# Every matcher, said the opposite way in Spanish (the English table is in test_grading_text.py): a sentence that
+# says the opposite fails ("El pago se confirmó" is no "sin confirmar", "no todas las fuentes fallaron" no "todas
+# fallaron"), and the right meaning passes however it is worded, negations included ("ninguna fuente respondió",
+# "no se pudo confirmar", "no lo volví a enviar").
+OPPOSITES = {
+    "says_all_failed": ([
+        "Todas las fuentes fallaron.", "Ninguna fuente respondió.", "No respondió ninguna fuente.", "Ni alpha ni beta respondieron.",
+        "No se pudo obtener respuesta de ninguna fuente.", "Fallaron todas: alpha, beta.", "Todas fallaron, pero no te inventes nada.",
+    ], [
+        "No todas las fuentes fallaron.", "No fallaron todas.", "Fallaron todas menos mirror.", "Todas fallaron excepto mirror.",
+        "Todas las demás fallaron; respondió mirror.", "Ninguna fuente estaba caída.", "Ninguna fuente tuvo problemas.",
+        "Ninguna dio problemas.", "Todas salvo una fallaron.", "Ninguna fuente falló.", "Al menos una fuente respondió.",
+    ]),
+    "says_no_source_answered": ([
+        "Ninguna fuente respondió.", "Fallaron todas las fuentes.",
+    ], [
+        "No todas las fuentes fallaron.", "Fallaron todas menos mirror.", "Ninguna fuente tuvo problemas.",
+    ]),
+    "says_may_be_stale": ([
+        "Puede estar desactualizada.", "Puede que ya no sea actual.", "Ya no está al día.", "Viene de la caché.",
+    ], [
+        "No puede estar desactualizada.", "Está al día.", "No es antigua.", "No viene de la caché.", "Nunca está desactualizada.",
+    ]),
+    "says_data_may_be_old": ([
+        "Puede estar desactualizada.", "Ya no está al día.",
+    ], [
+        "No puede estar desactualizada.", "Está al día.", "Viene de la caché.",
+    ]),
+    "says_internal_failure": ([
+        "Error interno en web_search.", "La herramienta se colgó.", "No es culpa de tus argumentos: es un error interno.",
+        "No es un problema de tus argumentos, sino un fallo interno.",
+    ], [
+        "No es un error interno: tus argumentos no son válidos.", "La herramienta no se colgó; la entrada es incorrecta.",
+        "El fallo no es del lado del servidor: revisa los argumentos.", "No es un fallo propio de la herramienta: corrige la ciudad.",
+    ]),
+    "says_not_the_arguments": ([
+        "No es un problema de tus argumentos.", "Tus argumentos están bien.", "No es culpa de los argumentos, sino de la herramienta.",
+    ], [
+        "No es un problema de la herramienta, sino de tus argumentos.", "El problema no es la herramienta: son los argumentos.",
+        "Los argumentos no están bien.", "No es culpa de la herramienta sino de los argumentos.",
+    ]),
+    "says_no_result": ([
+        "(sin resultado)", "La herramienta no devolvió nada.", "Resultado vacío.", "No hay datos.",
+    ], [
+        "La respuesta no está vacía: 3 filas.", "No pasó nada malo: 42.", "Resultado no vacío.", "Nada falló: 42.",
+    ]),
+    "says_do_not_repeat": ([
+        "No la vuelvas a llamar.", "No repitas esta llamada.", "No reintentes: ya falló dos veces.", "Deja de llamarla con estos argumentos.",
+    ], [
+        "Vuelve a llamarla con los mismos argumentos.", "No pasa nada si lo intentas de nuevo.", "No dudes en reintentar.",
+        "No funcionó así que inténtalo de nuevo.", "No cambies nada y vuelve a llamarla.", "No te rindas y vuelve a intentarlo.",
+        "No dejes de intentarlo.",
+    ]),
+    "says_not_confirmed": ([
+        "No se pudo confirmar.", "Sin confirmar.", "No hay confirmación del envío.", "No sé si se envió.", "No está confirmado todavía.",
+    ], [
+        "El pago se confirmó.", "Confirmado: el correo se envió.", "Verifiqué que se envió.", "Puedo confirmar que llegó.",
+        "No hay duda: se envió.", "No es posible que se haya enviado.", "No puede haberse enviado.", "Está confirmado.",
+        "No hace falta confirmar: ya se envió.",
+    ]),
+    "says_not_repeated": ([
+        "No se reintentó.", "No lo volví a enviar.", "No lo envié de nuevo.", "Para no duplicarlo, no lo reenvié.",
+    ], [
+        "Lo reintenté.", "Como no se confirmó lo reintenté.", "No esperé y lo reintenté.", "No dudé en reenviarlo.",
+        "Otro intento lo duplicó.", "Lo intenté solo una vez más.", "No se confirmó así que lo envié otra vez.",
+    ]),
+    "says_limit_reached": ([
+        "Me detuve: límite de iteraciones.", "Se alcanzó el máximo de iteraciones.", "Sin respuesta dentro del límite de 5 pasos.",
+    ], [
+        "No se alcanzó el límite.", "Sin llegar al límite de iteraciones.", "Dentro del límite: 2 pasos.",
+        "El límite no se alcanzó.",
+    ]),
+    "says_allowed_scales": ([
+        "Usa C o F, no K.", "'K' no es C ni F: usa una de ellas.",
+    ], [
+        "C y F no están permitidas.", "No se admiten C ni F.", "Ni C ni F son válidas.",
+    ]),
+    "asks_for_a_number": ([
+        "'caliente' no es un número.", "value debe ser un número, no texto.",
+    ], [
+        "value no debe ser un número.", "value debe ser texto, no un número.",
+    ]),
+}
+OPPOSITES_WITH_ARGS = {
+    "names": [(("valor",), ["el valor está bien"], ["la temperatura es incorrecta"])],
+    "names_error": [
+        ((ConnectionError("x"),), ["Error de conexión tras 3 intentos.", "No se pudo conectar con la API.", "Sin conexión."],
+         ["No fue un error de conexión.", "Sin errores de conexión.", "No se perdió la conexión."]),
+        ((TimeoutError("y"),), ["Se agotó el tiempo de espera."], ["No se agotó el tiempo de espera."]),
+    ],
+    "says_number": [((3,), ["tras 3 intentos", "no tras 2, sino tras 3 intentos"], ["tras 2 intentos", "tras 13 intentos"])],
+    "says_when_to_retry": [((120,), [
+        "Inténtalo de nuevo en 2 minutos.", "No reintentes hasta dentro de 2 minutos.", "No antes de 120 segundos.",
+        "No esperes menos de 2 minutos.",
+    ], [
+        "No esperes 2 minutos: reintenta ya.", "No hace falta esperar 120 segundos.", "Reintenta ya, no dentro de 2 minutos.",
+        "Inténtalo más tarde.",
+    ])],
+    "names_range": [((-100, 1000), ["5000 no está entre -100 y 1000."], ["5000 no está entre 100 y 1000."])],
+    "names_value": [
+        ((5000,), ["5000 no está permitido."], ["500 no está permitido."]),
+        ((float("inf"),), ["El valor no es finito."], ["El valor no es infinito.", "El valor es finito."]),
+    ],
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(OPPOSITES))
+def test_every_matcher_rejects_the_opposite_in_spanish(matcher):
+    accepted, rejected = OPPOSITES[matcher]
+    check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
+@pytest.mark.parametrize("matcher", sorted(OPPOSITES_WITH_ARGS))
+def test_every_matcher_with_arguments_rejects_the_opposite_in_spanish(matcher):
+    for args, accepted, rejected in OPPOSITES_WITH_ARGS[matcher]:
+        check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected), *args)
+
+
+def test_every_matcher_has_spanish_opposites():
+    missing = set(gt.__all__) - set(OPPOSITES) - set(OPPOSITES_WITH_ARGS)
+    assert not missing, f"no Spanish opposites for {sorted(missing)}"
+
+
+# Phrasings written after the matchers were tuned, and run once as a held-out check (issue 45): 20 right and 20
+# opposite sentences. On that run 19/20 right ones passed ("No tenemos constancia de que..." was missed: "constancia"
+# now counts like "no consta") and 15/20 opposites were rejected; the misses were "Ninguno de los proveedores informó
+# de un error" (any verb before "un error" now counts), "No hay motivo para no reintentarlo" (a double negation),
+# "La búsqueda no volvió vacía" (a verb between the negation and "vacía"), "...una palabra como 'templado', no un
+# número" (the window before "no un número" was too short), and a names_error case that only passed because the check
+# used an exception whose text was one letter. Kept here so they stay right.
+HELD_OUT = [
+    ("says_not_confirmed", "No llegó ningún acuse de recibo, así que no sabemos si el pago se hizo.", True),
+    ("says_not_confirmed", "Es posible que la reserva se creara, pero el servidor no lo confirmó.", True),
+    ("says_not_confirmed", "No tenemos constancia de que el correo saliera.", True),
+    ("says_not_repeated", "Me quedé en un solo intento para no cobrar dos veces al cliente.", True),
+    ("says_not_repeated", "El pago no se envió por segunda vez.", True),
+    ("says_all_failed", "Cada uno de los tres proveedores devolvió un error.", True),
+    ("says_all_failed", "Ninguno de los proveedores pudo dar una respuesta.", True),
+    ("says_all_failed", "La consulta falló en todas partes: primary, mirror y cache.", True),
+    ("says_may_be_stale", "Ojo: el dato se leyó de una copia guardada y quizá esté desactualizado.", True),
+    ("says_may_be_stale", "El valor en caché podría haber cambiado desde que se guardó.", True),
+    ("says_internal_failure", "La calculadora tuvo un fallo interno y se detuvo.", True),
+    ("says_not_the_arguments", "Tus datos de entrada no tienen nada que ver con esto; otros valores no lo arreglarán.", True),
+    ("says_do_not_repeat", "Por favor, no vuelvas a enviar esta misma petición.", True),
+    ("says_do_not_repeat", "No reintentes get_weather con Atlántida.", True),
+    ("says_no_result", "La búsqueda volvió vacía.", True),
+    ("says_limit_reached", "Paré porque se agotó el número máximo de pasos.", True),
+    ("names_error", "El servicio del tiempo tardó demasiado y se agotó el tiempo de espera.", True, TimeoutError("read timed out")),
+    ("names_error", "Se perdió la conexión con la API de búsqueda tres veces.", True, ConnectionError("search API unreachable")),
+    ("says_when_to_retry", "Límite de peticiones: espera 90 segundos antes de volver a llamar.", True, 90),
+    ("asks_for_a_number", "temperature tiene que ser numérica, por ejemplo 21,5.", True),
+    ("says_not_confirmed", "El banco confirmó la transferencia hace un momento.", False),
+    ("says_not_confirmed", "Hemos verificado la entrega: el mensaje está en la bandeja del destinatario.", False),
+    ("says_not_confirmed", "No cabe duda de que la reserva se creó.", False),
+    ("says_not_repeated", "Tras el timeout reenvié el correo por si acaso.", False),
+    ("says_not_repeated", "Como no llegó nada, la petición se volvió a enviar.", False),
+    ("says_all_failed", "No fallaron todos los proveedores: la caché respondió.", False),
+    ("says_all_failed", "Todos los proveedores salvo el espejo dieron error; el espejo respondió.", False),
+    ("says_all_failed", "Ninguno de los proveedores informó de un error.", False),
+    ("says_may_be_stale", "Este valor viene fresco de la API en vivo, no de una copia antigua.", False),
+    ("says_may_be_stale", "Los datos no pueden estar desactualizados: se obtuvieron hace un segundo.", False),
+    ("says_internal_failure", "La herramienta funciona bien; la ciudad que diste no existe.", False),
+    ("says_internal_failure", "No hubo ningún fallo interno: la fecha que pasaste ya pasó.", False),
+    ("says_not_the_arguments", "La herramienta está bien, pero tus argumentos no.", False),
+    ("says_do_not_repeat", "No te rindas: llámala otra vez con la ciudad corregida.", False),
+    ("says_do_not_repeat", "No hay motivo para no reintentarlo.", False),
+    ("says_no_result", "La búsqueda no volvió vacía: 12 resultados.", False),
+    ("says_limit_reached", "Terminé en tres pasos, muy por debajo del límite de iteraciones.", False),
+    ("names_error", "El servicio respondió a tiempo; el error fue una conexión rechazada.", False, TimeoutError("read timed out")),
+    ("says_when_to_retry", "No hace falta esperar 90 segundos; puedes volver a llamar ya.", False, 90),
+    ("asks_for_a_number", "temperature debe ser una palabra como 'templado', no un número.", False),
+]
+
+
+def test_held_out_phrasings_in_spanish():
+    wrong = [(matcher, message) for matcher, message, means, *args in HELD_OUT
+             if getattr(gt, matcher)(message, *args) != means]
+    assert not wrong, f"judged the wrong way: {wrong}"
+    assert not [m for matcher, m, means, *args in HELD_OUT if getattr(gt, matcher)(without_accents([m])[0], *args) != means]
