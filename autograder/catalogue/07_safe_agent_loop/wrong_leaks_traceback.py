@@ -2,6 +2,9 @@
 # mistake: the internal failure's message carries the traceback
 # expect: keep internal details
 # expect-es: deja los detalles internos
+import traceback
+
+
 def handle_tool_call(call: dict, tools: list, failures: dict, max_attempts: int = 2,
                      *, sleep=time.sleep) -> tuple:
     """Answer one tool call (valid or invalid) with exactly one ToolMessage, by the course's policy.
@@ -57,7 +60,7 @@ def handle_tool_call(call: dict, tools: list, failures: dict, max_attempts: int 
                     return error("temporarily_unavailable", f"{tool.name} is temporarily unavailable "
                                  f"({type(exc).__name__}, {attempt} attempts). Try again later.", "retry_later"), False
                 return error("internal_error", f"{tool.name} failed internally ({type(exc).__name__}). Other "
-                             "argument values will not help: tell the user it is unavailable.\n" + __import__("traceback").format_exc(), "stop_turn"), False
+                             "argument values will not help: tell the user it is unavailable.\n" + traceback.format_exc(), "stop_turn"), False
             return ToolMessage(content=as_text(output), tool_call_id=call_id, name=name, status="success"), False
         return error("temporarily_unavailable", f"{tool.name} was not run (max_attempts is below 1).", "retry_later"), False
 
