@@ -134,15 +134,28 @@ class Question:
         kind: ``"choice"`` (options listed one per line) or ``"classify"``
             (short category labels side by side); see :func:`classify`.
         id: a stable name for the question (optional; tests and CSS use the position).
+        transfer: True for a question set on new ground: a situation the lesson never showed
+            (a payment, a calendar booking, a CI job...) where the learner applies its idea.
+            Every lesson's self-check has at least three (tests/lessons/test_transfer.py).
 
     Raises:
         ValueError: when the question breaks a rule (see :meth:`problems`).
+
+    A transfer question may show code the learner has not seen (a fenced block in the
+    prompt) and ask what it prints, where the bug is, or which fix is right::
+
+        >>> q = Question("What does this print?\\n\\n```python\\nprint(503 in {429, 503})\\n```",
+        ...              [Choice("True", "503 is one of the two statuses in the set.", correct=True),
+        ...               Choice("False", "The set holds 503, so membership is true.")], transfer=True)
+        >>> q.transfer, q.shows_code
+        (True, True)
     """
 
     prompt: str
     options: Sequence[Choice]
     kind: Kind = "choice"
     id: str = ""
+    transfer: bool = False
 
     def __post_init__(self) -> None:
         options = tuple(Choice(**o) if isinstance(o, Mapping) else o for o in self.options)
@@ -164,6 +177,8 @@ class Question:
             found.append("the prompt is empty")
         if self.kind not in ("choice", "classify"):
             found.append(f"kind must be 'choice' or 'classify'; got {self.kind!r}")
+        if not isinstance(self.transfer, bool):
+            found.append(f"transfer must be True or False; got {self.transfer!r}")
         if len(self.options) < 2:
             found.append(f"it needs at least two options; found {len(self.options)}")
         for i, option in enumerate(self.options, 1):
@@ -185,6 +200,11 @@ class Question:
         if right != 1:
             found.append(f"exactly one option must be correct; found {right}")
         return found
+
+    @property
+    def shows_code(self) -> bool:
+        """Whether the prompt shows code in a fenced block (a question about code to read, predict or fix)."""
+        return _FENCE.search(self.prompt) is not None
 
     @property
     def answer(self) -> Choice:
@@ -234,7 +254,8 @@ class Question:
         return Feedback(correct=choice.correct, choice=choice, why=choice.why)
 
 
-def classify(item: str, *, ask: str, answer: str, why: Mapping[str, str], id: str = "") -> Question:
+def classify(item: str, *, ask: str, answer: str, why: Mapping[str, str], id: str = "",
+             transfer: bool = False) -> Question:
     """A classification item: which category does ``item`` belong to?
 
     Args:
@@ -243,6 +264,8 @@ def classify(item: str, *, ask: str, answer: str, why: Mapping[str, str], id: st
         answer: the right category; one of the keys of ``why``.
         why: every category, in the order shown, with why ``item`` is (or is not) in it.
         id: optional stable name.
+        transfer: True when ``item`` is new ground, not one of the lesson's own examples
+            (see :class:`Question`).
 
     Raises:
         ValueError: when ``answer`` is not one of the categories, or the question breaks a rule.
@@ -255,6 +278,7 @@ def classify(item: str, *, ask: str, answer: str, why: Mapping[str, str], id: st
         options=[Choice(category, reason, correct=category == answer) for category, reason in why.items()],
         kind="classify",
         id=id,
+        transfer=transfer,
     )
 
 

@@ -230,3 +230,37 @@ def test_questions_are_read_from_a_cell_without_showing_anything():
     assert [q.prompt for q in questions] == ["Q?"]
     with pytest.raises(ValueError, match="defines no QUESTIONS"):
         questions_from_cell("x = 1\nquiz(x)\n")
+
+
+# --- transfer questions (issue 42) ---------------------------------------------------------------
+
+def test_a_question_is_recall_unless_marked_transfer():
+    """The transfer mark is additive: questions written before it keep working, as recall questions."""
+    assert question().transfer is False and strategy_item().transfer is False
+    marked = question(transfer=True)
+    assert marked.transfer is True and marked.check(1).correct, "a transfer question checks answers like any other"
+    item = classify("HTTP 503 from the payment gateway", ask="Which strategy?", answer="transient", transfer=True,
+                    why={"transient": "The gateway is down for now; a later try may pass.",
+                         "permanent": "A 503 says not now, it does not say never."})
+    assert item.transfer is True and item.kind == "classify"
+    assert Question(**{"prompt": "Which one?", "options": [RIGHT, WRONG], "transfer": True}).transfer
+
+
+def test_transfer_must_be_a_bool():
+    with pytest.raises(ValueError, match="transfer must be True or False"):
+        question(transfer="yes")
+
+
+def test_shows_code_finds_a_fenced_block_in_the_prompt():
+    """A question about code the learner has not seen shows it in a fenced block; inline `code` does not count."""
+    assert question(prompt="What does this print?\n\n```python\nprint(1 + 1)\n```").shows_code
+    assert question(prompt="What does this print?\n\n```\nprint(1 + 1)\n```").shows_code
+    assert not question(prompt="The model calls `google_search`. What goes back?").shows_code
+
+
+def test_a_transfer_mark_survives_a_quiz_cell():
+    cell = ("QUESTIONS = [Question('Which one?', [Choice('a', 'Because a is the one we want.', correct=True),\n"
+            "                                     Choice('b', 'Because b is not what we want.')], transfer=True)]\n"
+            "quiz(QUESTIONS)\n")
+    (q,) = questions_from_cell("from toolfaults.quiz import Choice, Question, quiz\n" + cell)
+    assert q.transfer is True
