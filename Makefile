@@ -213,17 +213,17 @@ e2e: venvs browser ## Drive JupyterLab (started as `make lab` does) in headless 
 	$(RUN) $(OFFLINE) E2E_REQUIRED=1 E2E_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
 exercises: $(STAMP) ## Regenerate exercises/ from solutions/ with nbgrader
-	$(RUN) $(BIN)/python -m autograder.release
+	$(RUN) $(BIN)/autograder release
 
 .PHONY: progress
 progress: $(STAMP) ## Run the visible tests of your exercises/ notebooks (scratch copy, offline): each part not started / in progress / done
 	$(RUN) $(OFFLINE) $(BIN)/python -m toolfaults.progress exercises $(PROGRESS_ARGS)
 
 use-class: $(STAMP) ## Name the class every grading command works on, once: CLASS=../spring-class (writes class.local); without CLASS, say which it is
-	@$(if $(filter command line,$(origin CLASS)),$(BIN)/python -m autograder.classes use "$(CLASS)",$(BIN)/python -m autograder.classes show)
+	@$(if $(filter command line,$(origin CLASS)),$(BIN)/autograder class use "$(CLASS)",$(BIN)/autograder class show)
 
 grade: $(STAMP) sandbox ## Auto-grade every submission of the class (CLASS=DIR, or make use-class) and write grades, feedback and the report
-	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.grade $(GRADE_ARGS)
+	$(RUN) $(OFFLINE) $(BIN)/autograder grade $(GRADE_ARGS)
 
 # The edition's language: only LANG given on make's command line counts (`make learner-edition LANG=es`, or
 # LANG=en to switch back). LANG in the environment is the shell's locale (es_ES.UTF-8), which must not
@@ -231,25 +231,25 @@ grade: $(STAMP) sandbox ## Auto-grade every submission of the class (CLASS=DIR, 
 EDITION_LANGUAGE = $(if $(filter command line,$(origin LANG)),$(if $(filter es es_% es-%,$(LANG)),es,$(if $(filter en en_% en-%,$(LANG)),en,$(LANG))))
 learner-edition: $(STAMP) ## Write the learner edition (no solutions, no grader) as a git repository: DEST=dir [REPOSITORY=its address] [LANG=es|en]
 	@test -n "$(DEST)" || { echo "usage: make learner-edition DEST=../errors-class [REPOSITORY=https://github.com/OWNER/REPO] [LANG=es|en]"; exit 1; }
-	$(RUN) $(BIN)/python -m autograder.edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",) \
+	$(RUN) $(BIN)/autograder learner-edition "$(DEST)" $(if $(REPOSITORY),--repository "$(REPOSITORY)",) \
 		$(if $(EDITION_LANGUAGE),--language "$(EDITION_LANGUAGE)",)
 
 collect: $(STAMP) ## Put an LMS download into the class's submitted/: ASSIGNMENT=id ZIP=download.zip [ROSTER=roster.csv, default: the class's roster.csv] [CLASS=DIR]
 	@test -n "$(ASSIGNMENT)" -a -n "$(ZIP)" || { echo "usage: make collect ASSIGNMENT=05_retry_with_backoff ZIP=submissions.zip [ROSTER=roster.csv] [CLASS=../spring-class]"; exit 1; }
-	$(RUN) $(BIN)/python -m autograder.lms.collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",) $(COLLECT_ARGS)
+	$(RUN) $(BIN)/autograder collect "$(ASSIGNMENT)" "$(ZIP)" $(if $(ROSTER),--roster "$(ROSTER)",) $(COLLECT_ARGS)
 
 export: $(STAMP) ## Grades and feedback for Canvas and Moodle into the class's exports/: [ROSTER=roster.csv, default: the class's roster.csv] [CLASS=DIR] [EXPORT_ARGS="--canvas-id ID=N --db URL ..."]
-	$(RUN) $(BIN)/python -m autograder.lms.export $(if $(ROSTER),--roster "$(ROSTER)",) $(EXPORT_ARGS)
+	$(RUN) $(BIN)/autograder export $(if $(ROSTER),--roster "$(ROSTER)",) $(EXPORT_ARGS)
 
 report: $(STAMP) ## Rebuild the class report from the class's saved results (CLASS=DIR, or make use-class)
-	$(RUN) $(BIN)/python -m autograder.report
+	$(RUN) $(BIN)/autograder report
 
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
-	$(RUN) $(OFFLINE) $(BIN)/python -m autograder.bench
+	$(RUN) $(OFFLINE) $(BIN)/autograder bench
 
 SCHEDULER ?= tcp://127.0.0.1:8786
 check-cluster: $(STAMP) ## Check a running Dask cluster (SCHEDULER=tcp://host:8786): each worker imports the grader and starts a sandboxed kernel
-	$(RUN) $(BIN)/python -m autograder.checkcluster $(SCHEDULER)
+	$(RUN) $(BIN)/autograder check-cluster $(SCHEDULER)
 
 .PHONY: translations
 translations: $(STAMP) ## Fail, naming each cell, where the Spanish edition is out of step with the English one
@@ -266,4 +266,4 @@ clean: ## Remove the venvs and caches (never a class's gradebook, submissions or
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 clean-grades: $(STAMP) ## Say what grading the class wrote (gradebook with manual scores, outputs, exports); CONFIRM=yes removes it
-	@$(BIN)/python -m autograder.classes clean-grades $(if $(filter yes,$(CONFIRM)),--yes,)
+	@$(BIN)/autograder class clean-grades $(if $(filter yes,$(CONFIRM)),--yes,)

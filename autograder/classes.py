@@ -33,7 +33,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .layout import ROOT  # the one place that finds the course
+
 CLASSES = ROOT / "classes"
 SAMPLE_CLASS = CLASSES / "sample"
 SETTING = ROOT / "class.local"

@@ -15,8 +15,8 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from .classes import CLASSES, SAMPLE_CLASS, ClassFolder  # noqa: F401 - re-exported
+from .layout import ROOT  # the one place that finds the course
 
-ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"

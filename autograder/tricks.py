@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .course import AUTOGRADER
+from .course import CATALOGUE
 from .results import ATTENTION
 
-TRICKS = AUTOGRADER / "catalogue" / "tricks"
+TRICKS = CATALOGUE / "tricks"
 BEGIN, END = "# >>> trick", "# <<< trick"
 FIELDS = ("assignment", "cell", "category", "trick", "wraps")
 

@@ -26,7 +26,7 @@ import sys
 import pytest
 
 from autograder import sample_class
-from autograder.course import AUTOGRADER, ROOT, assignments
+from autograder.course import ROOT, SUBMITTED, assignments
 from tests.sandbox.probe_assignment import sandboxed
 
 pytestmark = pytest.mark.slow
@@ -63,7 +63,7 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     assert {kinds[key] for key in chosen} == set(kinds.values())
     submissions = tmp_path / "submitted"
     for student, assignment in chosen:
-        shutil.copytree(AUTOGRADER / "submitted" / student / assignment, submissions / student / assignment)
+        shutil.copytree(SUBMITTED / student / assignment, submissions / student / assignment)
     out = tmp_path / "pg"
     cmd = [sys.executable, "-m", "autograder.grade", "--submissions", str(submissions), "--out", str(out),
            "--workers", "2", "--db", pg.url, *sample_class_graded["limits"]]
@@ -76,7 +76,7 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     with (out / "grades.csv").open(newline="") as fh:
         on_pg = {(r["student"], r["assignment"]): r for r in csv.DictReader(fh)}
     default = {(r["student"], r["assignment"]): r for r in sample_class_graded["grades"]}
-    students = sorted(p.name for p in (AUTOGRADER / "submitted").iterdir() if p.is_dir())
+    students = sorted(p.name for p in (SUBMITTED).iterdir() if p.is_dir())
     assert len(students) >= 12 and set(default) == {(s, a) for s in students for a in assignments()}
     graded_students = {s for s, _ in chosen}
     assert set(on_pg) == {(s, a) for s in graded_students for a in assignments()}
