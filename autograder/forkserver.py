@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .guard import package_stamp
 from .jail import _short_tmp, sandbox_command
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,8 @@ class Zygote:
     def __init__(self, options: Settings, kernel_modules: tuple[str, ...] | None = None) -> None:
         self.options = options
         self.kernel_modules = kernel_modules
+        #: the helper package's files as they were when this process imported them (see :func:`take`)
+        self.stamp = package_stamp()
         mode = "sandboxed" if options.sandboxed else "plain"
         if kernel_modules is None:
             self.folder = own_folder(FOLDER_PREFIX, tempfile.gettempdir())
@@ -339,9 +342,9 @@ def take(options: Settings, kernel_modules: tuple[str, ...] | None = None) -> Zy
             idle_key, zygote = _idle[index]
             if _serves(idle_key, zygote, key):
                 del _idle[index]
-                if zygote.alive():
+                if zygote.alive() and zygote.stamp == package_stamp():
                     return zygote
-                zygote.close()
+                zygote.close()  # exited, or it imported a helper package that has changed on disk since
     return Zygote(options, kernel_modules)
 
 

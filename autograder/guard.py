@@ -17,7 +17,8 @@ replaced, added by the notebook, or removed makes it raise an ``AssertionError``
 whose message starts with :data:`TAMPERED`, so the test fails and the engine
 marks the submission "needs attention". Fingerprints are computed from the files
 on disk when the notebook is graded, so a package edited between two gradings is
-not mistaken for tampering.
+not mistaken for tampering; nor is one edited during a grading run: a warm kernel process
+that imported an older version is not used again (:func:`package_stamp`).
 
 The check travels as one string literal run by ``exec`` in a namespace of its own
 (nothing it defines is left in the notebook). IPython tokenizes and compiles every
@@ -264,6 +265,21 @@ def expected_modules(packages: tuple[str, ...] = PACKAGES,
         except (OSError, SyntaxError, ValueError):  # being edited: nothing to compare it with
             out[name] = {"file": str(path), "skip": True}
     return out
+
+
+def package_stamp(packages: tuple[str, ...] = PACKAGES) -> tuple[tuple[str, int, int], ...]:
+    """``(path, mtime_ns, size)`` of every source file the check fingerprints: when it changes, a process that
+    imported the package earlier (a warm kernel process, :mod:`autograder.forkserver`) holds another version
+    of it than the files the check compares with, and must not serve kernels any more."""
+    out = []
+    for package in packages:
+        for path in sorted(_package_root(package).rglob("*.py")):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            out.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(out)
 
 
 def check_code(packages: tuple[str, ...] = PACKAGES) -> str:

@@ -233,3 +233,18 @@ def test_a_folder_left_by_a_killed_grader_goes_when_the_next_one_starts(monkeypa
         assert new.exists() and new.name.startswith(f"{prefix}{os.getpid()}-")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_a_warm_process_that_imported_an_older_helper_package_is_not_reused(tmp_path, monkeypatch):
+    """The helper package changed on disk after the warm process imported it (an update during a grading run):
+    kernels forked from it would hold the old version, which the helper-package check (compared with the files)
+    takes for tampering. The pool starts a new process instead, and the runs still work."""
+    assert run(tmp_path, HONEST, TEST).tests["test_0"].passed
+    first = idle_pids()
+    assert len(first) == 1
+    taken = forkserver.take(UNSANDBOXED)
+    assert taken.proc.pid == first[0], "an unchanged package: the warm process is reused"
+    forkserver.give_back(taken)
+    monkeypatch.setattr(forkserver, "package_stamp", lambda: (("toolfaults/tools.py", 1, 1),))
+    assert run(tmp_path, HONEST, TEST).tests["test_0"].passed
+    assert first[0] not in idle_pids(), "the process that imported the older package served another run"
