@@ -21,7 +21,18 @@ from toolfaults.quiz import is_quiz_cell, questions_from_cell
 LESSONS = cases(lambda e: e.numbered())
 
 MAX_WORDS = ENGLISH.max_words
+#: Cells a lesson may hold (issue 42): past about 60, split it or move optional material out.
+MAX_CELLS = 60
+#: Lessons still over MAX_CELLS while another change trims them: (language, file name) -> reason.
+OVER_CELLS_PENDING: dict[tuple[str, str], str] = {
+    (language, name): reason
+    for name, reason in (("07_safe_agent_loop.ipynb", "issue 42: lesson 07 pending"),
+                         ("01_five_error_types.ipynb", "issue 42: lesson 01 pending"))
+    for language in ("en", "es")
+}
 WORD = re.compile(r"\b\w[\w'’-]*\b")
+#: A markdown link's target: a URL is not prose to read, so the word budget leaves it out.
+LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 #: A failure shown on purpose: an exception (raises-exception) or a failure without one (failure-demo).
 DEMO_TAGS = {"raises-exception", "failure-demo"}
 PREDICT = ENGLISH.predict
@@ -37,8 +48,8 @@ def read(path: Path):
 
 
 def prose_words(nb) -> int:
-    """Words of all markdown cells (code fences inside markdown included)."""
-    return sum(len(WORD.findall(c.source)) for c in nb.cells if c.cell_type == "markdown")
+    """Words of all markdown cells (code fences inside markdown included; a link's URL left out)."""
+    return sum(len(WORD.findall(LINK_TARGET.sub("]", c.source))) for c in nb.cells if c.cell_type == "markdown")
 
 
 def failure_demos(nb) -> list[int]:
@@ -69,6 +80,22 @@ def test_prose_fits_the_budget(edition, path: Path):
     assert words <= edition.max_words, (
         f"{path.name} ({edition.language}): {words} words of markdown; a lesson has at most {edition.max_words}. "
         "Cut words, not facts: shorter sentences, a table or a diagram instead of a paragraph.")
+
+
+def _cell_cases():
+    for edition, path in LESSONS:
+        reason = OVER_CELLS_PENDING.get((edition.language, path.name))
+        marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+        yield pytest.param(edition, path, id=case_id((edition, path)), marks=marks)
+
+
+@pytest.mark.parametrize(("edition", "path"), list(_cell_cases()))
+def test_lesson_fits_the_cell_budget(edition, path: Path):
+    """No lesson passes about 60 cells (issue 42): a longer one is split, or its optional part moved out."""
+    cells = len(read(path).cells)
+    assert cells <= MAX_CELLS, (
+        f"{path.name} ({edition.language}): {cells} cells; a lesson has at most {MAX_CELLS}. Merge a demo with its "
+        "fix, cut a repeated example, or move optional material to a clearly marked extra section or its own notebook.")
 
 
 @pytest.mark.parametrize(("edition", "path"), LESSONS, ids=map(case_id, LESSONS))
@@ -137,6 +164,8 @@ def test_the_checks_catch_a_lesson_that_breaks_them():
     assert not PREDICT.search(nearest_markdown(nb, 1, -1).source)
     assert "what happened" not in nearest_markdown(nb, 1, 1).source.lower()
     assert prose_words(nb) == 8   # "it's" is one word; code cells do not count
+    linked = new_notebook(cells=[new_markdown_cell("See [the docs](https://docs.pydantic.dev/latest/concepts/validators/).")])
+    assert prose_words(linked) == 3   # the link's text counts, its URL does not
     for code in ('with mock.patch("time.sleep", sleep):', "mock.patch.object(time, 'sleep', fake)", "time.sleep = fake"):
         assert SLEEP_FOR_EVERY_THREAD.search(code), code
     assert not SLEEP_FOR_EVERY_THREAD.search("with sleep.replacing_time_sleep():\n    time.sleep(1)")
