@@ -57,6 +57,26 @@ def assignments(source: Path = SOLUTIONS) -> list[str]:
     return sorted(p.name for p in source.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
 
 
+def is_practice(name: str, source: Path = SOLUTIONS) -> bool:
+    """Whether an assignment is a practice exercise: visible tests only, no test cell with points.
+
+    A practice exercise is released (``make exercises``) and counted by ``make progress`` like the
+    others, but there is nothing to grade: ``make grade`` leaves it out (:func:`graded_assignments`).
+    """
+    import json
+
+    for path in (source / name).glob("*.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        if any((c.get("metadata", {}).get("nbgrader") or {}).get("points") for c in cells):
+            return False
+    return True
+
+
+def graded_assignments(source: Path = SOLUTIONS) -> list[str]:
+    """The assignments ``make grade`` grades: every assignment but the practice ones (:func:`is_practice`)."""
+    return [name for name in assignments(source) if not is_practice(name, source)]
+
+
 def load_config(**coursedir: Any) -> Config:
     """The course's ``nbgrader_config.py``, with ``CourseDirectory`` traits overridden.
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from . import gradebook as gbook
 from . import readback
-from .course import ROOT, SOLUTIONS, ClassFolder, assignments
+from .course import ROOT, SOLUTIONS, ClassFolder, graded_assignments
 from .engine import Course
 from .results import ATTENTION, INSTRUCTOR_SCORE, SubmissionResult
 from .pool import REGRADED, Task, default_workers, grade_tasks
@@ -100,7 +100,7 @@ def unknown_names(submissions: Path, only_assignments: list[str] | None,
     """
     lines = []
     for option, given, valid, where in (
-            ("assignment", only_assignments, assignments(), "the course's assignments"),
+            ("assignment", only_assignments, graded_assignments(), "the course's assignments"),
             ("student", only_students, students(submissions), f"the students in {_rel(submissions)}")):
         wrong = [name for name in dict.fromkeys(given or []) if name not in valid]
         if wrong:
@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=scratch))
     try:
         course = make_course(settings, release, submissions=submissions, staging=staging, **coursedir)
-        tasks, unknown = find_tasks(course.submissions, assignments(), args.assignment, args.student)
+        tasks, unknown = find_tasks(course.submissions, graded_assignments(), args.assignment, args.student)
         for folder in unknown:
             print(f"skipped {folder}: not an assignment of this course", file=sys.stderr)
         if not tasks:

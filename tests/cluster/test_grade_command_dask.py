@@ -26,7 +26,7 @@ import sys
 import pytest
 
 from autograder import sample_class
-from autograder.course import ROOT, SUBMITTED, assignments
+from autograder.course import ROOT, SUBMITTED, graded_assignments
 from tests.sandbox.probe_assignment import sandboxed
 
 pytestmark = pytest.mark.slow
@@ -59,7 +59,7 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
     """LocalCluster (2 workers) + PostgreSQL: the same grades.csv row for every kind of submission on every
     assignment, and the same points for every test."""
     chosen, kinds = covering_submissions(), submission_kinds()
-    assert len(chosen) < len(kinds) and {a for _, a in chosen} == set(assignments())
+    assert len(chosen) < len(kinds) and {a for _, a in chosen} == set(graded_assignments())
     assert {kinds[key] for key in chosen} == set(kinds.values())
     submissions = tmp_path / "submitted"
     for student, assignment in chosen:
@@ -77,9 +77,9 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
         on_pg = {(r["student"], r["assignment"]): r for r in csv.DictReader(fh)}
     default = {(r["student"], r["assignment"]): r for r in sample_class_graded["grades"]}
     students = sorted(p.name for p in (SUBMITTED).iterdir() if p.is_dir())
-    assert len(students) >= 12 and set(default) == {(s, a) for s in students for a in assignments()}
+    assert len(students) >= 12 and set(default) == {(s, a) for s in students for a in graded_assignments()}
     graded_students = {s for s, _ in chosen}
-    assert set(on_pg) == {(s, a) for s in graded_students for a in assignments()}
+    assert set(on_pg) == {(s, a) for s in graded_students for a in graded_assignments()}
     # What was left out of the copy is "not submitted"; the rest grades as the default path graded it.
     assert {key for key, row in on_pg.items() if row["status"] == "not submitted"} >= set(on_pg) - set(chosen)
     columns = ("score", "max_score", "status")

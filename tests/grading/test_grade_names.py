@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import ROOT, assignments
+from autograder.course import ROOT, graded_assignments
 
 ASSIGNMENT = "05_retry_with_backoff"
 OTHER = "04_validate_then_execute"
@@ -38,7 +38,7 @@ def grade(submissions: Path, *args: str) -> subprocess.CompletedProcess:
 def test_an_unknown_assignment_is_an_error_that_lists_the_course_assignments(submissions):
     run = grade(submissions, "--assignment", "05_retry")
     assert run.returncode == 2, run.stdout + run.stderr
-    assert "error: unknown assignment 05_retry; the course's assignments: " + ", ".join(assignments()) in run.stderr
+    assert "error: unknown assignment 05_retry; the course's assignments: " + ", ".join(graded_assignments()) in run.stderr
     assert "No submissions" not in run.stdout
     assert not (submissions.parent / "out").exists()
 

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from autograder import grade, sample_class
-from autograder.course import SOLUTIONS, SUBMITTED, assignments
+from autograder.course import SOLUTIONS, SUBMITTED, graded_assignments
 from autograder.testcells import hidden_lines
 from autograder.sandbox import sandbox_available
 
@@ -80,7 +80,7 @@ def test_grades_csv(graded):
     assert list(rows[0])[:4] == ["student", "assignment", "score", "max_score"]
     table = {(r["student"], r["assignment"]): r for r in rows}
     students = set(sample_class.CLASS)
-    assert set(table) == {(s, a) for s in students for a in assignments()}
+    assert set(table) == {(s, a) for s in students for a in graded_assignments()}
     for key, r in graded["results"].items():
         assert float(table[key]["score"]) == r["score"] and table[key]["status"] == r["status"], key
     assert table[("ivan", "04_validate_then_execute")]["status"] == "not submitted"
@@ -89,7 +89,7 @@ def test_grades_csv(graded):
 def _hidden_code() -> dict[str, list[str]]:
     """Per assignment: the lines of its hidden tests that are code (messages are meant to be shown)."""
     out = {}
-    for assignment in assignments():
+    for assignment in graded_assignments():
         import nbformat
 
         nb = nbformat.read(SOLUTIONS / assignment / f"{assignment}.ipynb", as_version=4)
@@ -135,7 +135,7 @@ def test_class_report(graded):
     reports = graded["out"] / "reports"
     page = (reports / "class_report.html").read_text()
     # a score distribution and a fail-rate chart per assignment, and every student's scores
-    assert all(f"<caption>{a} " in page for a in assignments())
+    assert all(f"<caption>{a} " in page for a in graded_assignments())
     assert all(f'<th scope="row">{student}</th>' in page for student, _ in graded["results"])
     assert re.search(r"\d+% fail|\d+%</span>", page)
     attention = [k for k, r in graded["results"].items() if r["status"] == "needs attention"]
