@@ -117,7 +117,7 @@ lab: $(STAMP) ## Start JupyterLab on the course's first page (LANG=es: the Spani
 # hygiene and the exercises-in-sync check (tests/test_repo.py), the report and feedback pages
 # (tests/reporting), and the grade command on two submissions (tests/smoke). Selected by path:
 # FAST_TESTS is the one list; everything else runs in `make test` only.
-FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/reporting tests/smoke
+FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/reporting tests/smoke tests/exercises/test_rules.py
 test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 

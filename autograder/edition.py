@@ -76,7 +76,7 @@ def trivial(line: str) -> bool:
 
 # The course's own public material: a line a lesson or the helper package shows openly
 # (`messages.append(response)`, an import) is not an answer even when a solution uses it too.
-TAUGHT = ("course/*.ipynb", "toolfaults/*.py", "tests/package/*.py")
+TAUGHT = ("course/*.ipynb", "course/es/*.ipynb", "toolfaults/*.py", "tests/package/*.py")
 
 
 def taught_lines(source: Path = ROOT) -> set[str]:
@@ -237,12 +237,39 @@ def _without_grading_pins(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
+#: The course's ``pyproject.toml`` sections that install or describe the grader: not in the learner edition.
+GRADER_SECTIONS = ("[project.scripts]", "[tool.setuptools]", "[tool.setuptools.packages.find]",
+                   "[tool.setuptools.package-data]")
+LEARNER_PACKAGES = '[tool.setuptools]\npackages = ["toolfaults"]\n'
+
+
 def _learner_pyproject(text: str) -> str:
-    """``pyproject.toml`` installing the helper package only (the course's also installs the grader)."""
-    text = re.sub(r"^packages\s*=.*$", 'packages = ["toolfaults"]', text, count=1, flags=re.M)
-    # the comment above the package list explains the grader's package: not for learners
-    return re.sub(r"(?:^#[^\n]*\n)+(?=\[tool\.setuptools\])",
-                  lambda m: "" if "autograder" in m.group(0) else m.group(0), text, flags=re.M)
+    """``pyproject.toml`` installing the helper package only (the course's also installs the grader).
+
+    The file is cut into sections, each with the comment lines above its header; the grader's
+    (:data:`GRADER_SECTIONS`) are left out, and one that installs ``toolfaults`` alone takes their place.
+    """
+    lines = text.splitlines()
+    starts = []
+    for index, line in enumerate(lines):
+        if line.startswith("["):
+            start = index
+            while start > 0 and lines[start - 1].startswith("#"):
+                start -= 1  # the comment right above a header is that section's
+            starts.append(start)
+    bounds = [0, *starts, len(lines)]
+    kept, placed = [], False
+    for begin, end in zip(bounds, bounds[1:]):
+        section = lines[begin:end]
+        header = next((x.strip() for x in section if x.startswith("[")), "")
+        if header in GRADER_SECTIONS:
+            if not placed:
+                kept.append([*LEARNER_PACKAGES.rstrip("\n").split("\n"), ""])
+                placed = True
+            continue
+        kept.append(section)
+    out = "\n".join(line for lines in kept for line in lines)
+    return re.sub(r"\n{3,}", "\n\n", out).rstrip("\n") + "\n"
 
 
 def _until_heading(lines: list[str]) -> list[str]:

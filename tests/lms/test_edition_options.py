@@ -36,7 +36,7 @@ def _edition_command(*make_args: str, locale: str | None) -> str:
                            "DEST=/nonexistent/class", *make_args],
                           env=_env(LANG=locale, LC_ALL=None), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    lines = [line for line in done.stdout.replace("\\\n", " ").splitlines() if "autograder.edition" in line]
+    lines = [line for line in done.stdout.replace("\\\n", " ").splitlines() if "autograder learner-edition" in line]
     assert len(lines) == 1, done.stdout
     return lines[0]
 
