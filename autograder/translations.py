@@ -16,7 +16,12 @@ naming the notebook and the cell, when:
 - a cell was added, removed or moved in one edition and not the other;
 - a Spanish code cell differs from the English one in anything but its strings and
   comments: the code has one source, only the text a learner reads is translated;
-- a markdown cell of more than a few words is still the English text.
+- a markdown cell of more than a few words is still the English text;
+- a lesson of ``course/es/`` uses a word the glossary rejects (``course/es/GLOSARIO.md``,
+  "Una palabra por concepto": one word per concept, and no English left in what a
+  learner reads), in its prose or in the strings and comments of its code, which is
+  what its cells print; not inside `code`, an identifier or a one-word *italic* that
+  quotes the English term.
 
 After updating a translation, record it: ``python -m autograder.translations stamp
 <spanish notebook> <cell id>...`` (``--new`` stamps only cells that have no hash yet).
@@ -27,7 +32,10 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import io
+import re
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,9 +185,113 @@ def check_pair(english_path: Path, spanish_path: Path) -> list[Problem]:
     return problems
 
 
+# --- one vocabulary ---------------------------------------------------------------------
+
+GLOSSARY = Path("course") / "es" / "GLOSARIO.md"
+VOCABULARY_HEADING = "## Una palabra por concepto"
+#: Spanish lessons whose words are still being brought in line with the glossary (by name): each leaves
+#: this set when its fixes land, and then stays checked.
+VOCABULARY_PENDING: frozenset[str] = frozenset({
+    "03_errors_for_the_model.ipynb", "05_retry_with_backoff.ipynb", "07_safe_agent_loop.ipynb",
+})
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A word the glossary rejects: ``text`` as written there, the concept it names and the word to use."""
+
+    text: str
+    concept: str
+    use: str
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        word = self.text.removesuffix("*")
+        tail = r"\w*" if self.text.endswith("*") else r"(?!\w)"
+        flags = 0 if any(ch.isupper() for ch in word) else re.IGNORECASE
+        return re.compile(r"(?<!\w)" + re.escape(word) + tail, flags)
+
+
+def _plain(cell_text: str) -> str:
+    """Markdown as the check reads it: inline code, link targets and one-word italics left out."""
+    text = re.sub(r"`[^`\n]*`", " ", cell_text)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)
+    return re.sub(r"(?<![*\w])\*([^\s*]+)\*(?![*\w])", " ", text)
+
+
+def banned_variants(root: Path = ROOT) -> list[Variant]:
+    """Every variant the glossary's one-word-per-concept table rejects, in its order."""
+    text = (root / GLOSSARY).read_text(encoding="utf-8")
+    if VOCABULARY_HEADING not in text:
+        raise ValueError(f"{GLOSSARY} has no '{VOCABULARY_HEADING}' section")
+    section = text.split(VOCABULARY_HEADING, 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("|") and not set(ln) <= set("|-: ")]
+    found: list[Variant] = []
+    for row in rows[1:]:                       # the first row is the header
+        cells = [c.strip() for c in row.strip().strip("|").split(" | ")]
+        if len(cells) != 3:
+            raise ValueError(f"{GLOSSARY}: a row of '{VOCABULARY_HEADING}' needs three columns: {row}")
+        concept, use, rejected = cells
+        found += [Variant(v, concept, re.sub(r"\*\*|`", "", use)) for v in re.findall(r'"([^"]+)"', rejected)]
+    return found
+
+
+def learner_text(cell) -> str:
+    """What a learner reads in a cell: a markdown cell's prose (mermaid labels included), or a code cell's strings
+    and comments (what it prints), each as the check reads markdown."""
+    if cell.cell_type == "markdown":
+        parts = re.split(r"^```.*$", cell.source, flags=re.M)
+        prose = parts[0::2]
+        fenced = [" ".join(re.findall(r'"([^"\n]*)"', block)) for block in parts[1::2]]   # a diagram's labels
+        return _plain("\n".join(prose + fenced))
+    if cell.cell_type != "code":
+        return ""
+    python = _python(cell.source)
+    pieces: list[str] = []
+    try:
+        tree = pyast.parse(python)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            pieces.append(node.value)
+    try:
+        pieces += [tok.string for tok in tokenize.generate_tokens(io.StringIO(python).readline)
+                   if tok.type == tokenize.COMMENT]
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return _plain("\n".join(pieces))
+
+
+def check_vocabulary(spanish_path: Path, variants: list[Variant]) -> list[Problem]:
+    """Every rejected variant in a Spanish notebook, named with its cell and the word to use instead."""
+    problems: list[Problem] = []
+    nb = nbformat.read(spanish_path, as_version=4)
+    for cell in nb.cells:
+        text, taken = learner_text(cell), []
+        for variant in variants:
+            for match in variant.pattern.finditer(text):
+                if any(start < match.end() and match.start() < end for start, end in taken):
+                    continue                   # "read timed out" is reported once, not again as "timed out"
+                taken.append(match.span())
+                label = f"'{cell.get('id')}' ({cell.cell_type}: {_first_line(cell.source)!r})"
+                problems.append(Problem(spanish_path, label, f'says "{match.group(0)}": {GLOSSARY.as_posix()} '
+                                        f'("{VOCABULARY_HEADING[3:]}") writes {variant.concept} as: {variant.use}'))
+    return problems
+
+
+def vocabulary_scope(root: Path = ROOT) -> list[Path]:
+    """The Spanish lessons the vocabulary check reads (the exercises join when their owners bring them in line)."""
+    return [p for p in sorted((root / "course" / "es").glob("*.ipynb")) if p.name not in VOCABULARY_PENDING]
+
+
 def check(root: Path = ROOT) -> list[Problem]:
-    """Every problem of every Spanish notebook."""
-    return [p for english, spanish in pairs(root) for p in check_pair(english, spanish)]
+    """Every problem of every Spanish notebook: out of step with its English one, or off the glossary."""
+    problems = [p for english, spanish in pairs(root) for p in check_pair(english, spanish)]
+    if not (root / GLOSSARY).exists():          # a course without a Spanish glossary has no words to enforce
+        return problems
+    variants = banned_variants(root)
+    return problems + [p for spanish in vocabulary_scope(root) for p in check_vocabulary(spanish, variants)]
 
 
 def stamp(spanish_path: Path, cells: list[str], *, new_only: bool = False, every: bool = False,
