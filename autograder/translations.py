@@ -280,6 +280,36 @@ def check_vocabulary(spanish_path: Path, variants: list[Variant]) -> list[Proble
     return problems
 
 
+def printed_text(cell) -> str:
+    """What an executed code cell showed: its streams and the plain text of its results (errors left out: a
+    traceback is Python's, in English)."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            parts.append(out.get("text", ""))
+        elif out.get("output_type") in ("execute_result", "display_data"):
+            parts.append(out.get("data", {}).get("text/plain", ""))
+    return "".join(parts)
+
+
+def check_printed(spanish_path: Path, executed, variants: list[Variant]) -> list[Problem]:
+    """Every rejected variant in what an executed Spanish notebook printed (``executed``: the notebook, run)."""
+    problems: list[Problem] = []
+    for cell in executed.cells:
+        if cell.cell_type != "code":
+            continue
+        text, taken = _plain(printed_text(cell)), []
+        for variant in variants:
+            for match in variant.pattern.finditer(text):
+                if any(start < match.end() and match.start() < end for start, end in taken):
+                    continue
+                taken.append(match.span())
+                label = f"'{cell.get('id')}' (code: {_first_line(cell.source)!r})"
+                problems.append(Problem(spanish_path, label, f'prints "{match.group(0)}": {GLOSSARY.as_posix()} '
+                                        f'("{VOCABULARY_HEADING[3:]}") writes {variant.concept} as: {variant.use}'))
+    return problems
+
+
 def vocabulary_scope(root: Path = ROOT) -> list[Path]:
     """The Spanish lessons the vocabulary check reads (the exercises join when their owners bring them in line)."""
     return [p for p in sorted((root / "course" / "es").glob("*.ipynb")) if p.name not in VOCABULARY_PENDING]

@@ -221,3 +221,55 @@ def test_code_identifiers_inline_code_and_quoted_english_terms_pass(tmp_path):
     )
     assert check_vocabulary(path, banned_variants()) == []
     assert not re.search(r"\bmirror\b", learner_text(nbformat.read(path, as_version=4).cells[1]))
+
+
+def _run_offline(path: Path):
+    import os
+
+    from toolfaults.progress import execute_notebook
+
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env.update(TOOLFAULTS_MODE="offline", MPLBACKEND="Agg")
+    nb = nbformat.read(path, as_version=4)
+    execute_notebook(nb, start={"env": env}, timeout=120, kernel_name="python3",
+                     resources={"metadata": {"path": str(path.parent)}})
+    return nb
+
+
+#: Lessons whose printed words wait on a change outside the vocabulary (by name): the reason.
+PRINTED_PENDING = {
+    "01_five_error_types.ipynb": "issue 42: show() prints LangChain's class names (Human:, AI:); the fix changes the "
+                                 "code of both editions of lesson 01, which another change is editing",
+}
+PRINTED_PENDING.update({name: "issue 42: this lesson's words come last (another change is editing it)"
+                        for name in VOCABULARY_PENDING})
+SPANISH_LESSONS = [p for p in sorted((ROOT / "course" / "es").glob("[0-9][0-9]_*.ipynb")) if p.name != "00_index.ipynb"]
+
+
+@pytest.mark.slow
+@pytest.mark.spanish
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(reason=PRINTED_PENDING[p.name],
+                                                                                        strict=False)]
+                                               if p.name in PRINTED_PENDING else []) for p in SPANISH_LESSONS])
+def test_what_a_spanish_lesson_prints_uses_the_glossary(path: Path):
+    """Run offline, a Spanish lesson prints no word GLOSARIO.md rejects: no "Human:"/"AI:" labels, no English
+    error text left in a mocked tool, no drifting synonym (the static check reads the code; this reads its output)."""
+    from autograder.translations import check_printed
+
+    problems = check_printed(path, _run_offline(path), banned_variants())
+    assert not problems, "\n" + "\n".join(map(str, problems))
+
+
+def test_the_printed_check_reads_streams_and_results():
+    """check_printed reads a cell's printed text and its result, not its traceback."""
+    from nbformat.v4 import new_output
+
+    from autograder.translations import check_printed
+
+    cell = new_code_cell("show(messages)")
+    cell.outputs = [new_output("stream", name="stdout", text=" Human: ¿Qué tiempo hace?\n    AI: llama a get_weather\n"),
+                    new_output("execute_result", data={"text/plain": "'la API en vivo'"}, execution_count=1),
+                    new_output("error", ename="TimeoutError", evalue="read timed out", traceback=[])]
+    found = check_printed(Path("x.ipynb"), new_notebook(cells=[cell]), banned_variants())
+    assert sorted(p.text.split('"')[1] for p in found) == ["AI:", "Human:", "en vivo"], [str(p) for p in found]
