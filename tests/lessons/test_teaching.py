@@ -26,8 +26,7 @@ MAX_CELLS = 60
 #: Lessons still over MAX_CELLS while another change trims them: (language, file name) -> reason.
 OVER_CELLS_PENDING: dict[tuple[str, str], str] = {
     (language, name): reason
-    for name, reason in (("07_safe_agent_loop.ipynb", "issue 42: lesson 07 pending"),
-                         ("01_five_error_types.ipynb", "issue 42: lesson 01 pending"))
+    for name, reason in (("01_five_error_types.ipynb", "issue 42: lesson 01 pending"),)
     for language in ("en", "es")
 }
 WORD = re.compile(r"\b\w[\w'’-]*\b")

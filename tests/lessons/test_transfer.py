@@ -33,7 +33,6 @@ LINK = re.compile(r"\[[^\]]+\]\((https?://[^)\s]+)\)")
 #: Lessons another change of issue 42 is still completing: file name -> reason (an xfail while it fails;
 #: strict=False, so the case passes unnoticed once the lesson is done: then delete its line).
 PENDING: dict[str, str] = {
-    "07_safe_agent_loop.ipynb": "issue 42: pending",   # lesson 07 is being rebuilt in steps
 }
 
 
