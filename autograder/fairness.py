@@ -91,7 +91,9 @@ def catalogue_folder(assignment: str, folder: Path = CATALOGUE) -> Path:
 
 
 def has_catalogue(assignment: str, folder: Path = CATALOGUE) -> bool:
-    return catalogue_folder(assignment, folder).is_dir()
+    """Whether the assignment has a catalogue to grade: entries at the top of its folder. A practice exercise's
+    answers live in ``visible/`` only (proven by tests/exercises/test_visible_parts.py, not graded)."""
+    return any(catalogue_folder(assignment, folder).glob("*.py"))
 
 
 def catalogue(assignment: str, folder: Path = CATALOGUE) -> list[Variant]:

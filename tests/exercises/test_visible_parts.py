@@ -69,13 +69,16 @@ def part_of(nb, answer_id: str):
 def test_there_are_visible_catalogues():
     """Practice parts have catalogues under visible/: exercise 04's lookup_country (Part B) 4+ wrong and 2+
     right; exercise 07's debug_tool_loop (Part A) 8+ wrong and 2+ right, write_with_key (Part C) 5+ wrong
-    and 2+ right."""
+    and 2+ right; the practice exercises 01, 02, 03 and 08 (both parts) 5+ wrong and 2+ right each."""
     counts: dict[str, dict[str, int]] = {}
     for p in ENTRIES:
         v = Variant.load(p)
         counts.setdefault(f"{p.parent.parent.name}/{v.cell}", {"wrong": 0, "right": 0})[v.kind] += 1
     for cell, least in [("04_validate_then_execute/lookup_country_answer", 4),
-                        ("07_safe_agent_loop/debug_tool_loop_answer", 8), ("07_safe_agent_loop/write_with_key_answer", 5)]:
+                        ("07_safe_agent_loop/debug_tool_loop_answer", 8), ("07_safe_agent_loop/write_with_key_answer", 5),
+                        ("01_five_error_types/classify_answer", 5), ("02_is_error_protocol/answer_tool_calls_answer", 5),
+                        ("03_errors_for_the_model/to_contract_answer", 5), ("08_troubleshooting_and_measuring/metrics_answer", 5),
+                        ("08_troubleshooting_and_measuring/checks_answer", 5)]:
         n = counts.get(cell, {"wrong": 0, "right": 0})
         assert n["wrong"] >= least and n["right"] >= 2, f"{cell}: {n}"
 

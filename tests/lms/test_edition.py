@@ -63,6 +63,8 @@ def test_edition_holds_the_learner_material_only(built):
     """Lessons, exercises, the helper package and the environment are in; solutions, grader, samples are out."""
     files = set(built.files)
     for must in ("course/00_index.ipynb", "exercises/05_retry_with_backoff/05_retry_with_backoff.ipynb",
+                 "exercises/01_five_error_types/01_five_error_types.ipynb",
+                 "exercises/08_troubleshooting_and_measuring_es/08_troubleshooting_and_measuring_es.ipynb",
                  "toolfaults/__init__.py", "tests/package/test_tools.py", "tests/test_course.py", "Makefile",
                  "README.md", "environment.yml", "requirements.txt", "constraints.txt", "pyproject.toml",
                  "postBuild", "binder/labsettings.py", ".gitignore"):

@@ -1,0 +1,36 @@
+# cell: metrics_answer
+# mistake: takes the first error of any code for the denial
+# expect: this trace has no denial
+# expect-es: esta traza no tiene denegación
+import json
+
+def next_action(call, following):
+    if following is None:
+        return "none"
+    if not following.tool_calls:
+        return "stop_turn"
+    first = following.tool_calls[0]
+    if first["name"] != call["name"]:
+        return "choose_alternative"
+    return "retry_later" if first["args"] == call["args"] else "correct_arguments"
+
+def useless_retries(messages):
+    bad, count = set(), 0
+    for call, result, _ in steps(messages):
+        key = (call["name"], json.dumps(call["args"], sort_keys=True))
+        count += key in bad
+        if result.status == "error" and ToolError.from_result(result).recovery != "retry_later":
+            bad.add(key)
+    return count
+
+def obedience(messages):
+    errors = [(c, r, f) for c, r, f in steps(messages) if r.status == "error"]
+    return sum(next_action(c, f) == ToolError.from_result(r).recovery for c, r, f in errors), len(errors)
+
+
+def workarounds(messages, denials):
+    seen = steps(messages)
+    for i, (call, result, _) in enumerate(seen):
+        if result.status == "error":
+            return sum(later["name"] != call["name"] for later, _, _ in seen[i + 1:])
+    return 0
