@@ -19,7 +19,7 @@ from .results import SubmissionResult
 SYNTAX = "syntax_error"
 # IPython compiles each cell as a file named by a hash ("3996864638.py"; older: "<ipython-input-3-...>").
 CELL_FILE = re.compile(r"\(\s*(?:<ipython-input-[^>]*>|<string>|[\w-]*\d+\.py)\s*,\s*line\s+(\d+)\s*\)")
-LINE = re.compile(r"line (\d+)")
+LINE = re.compile(r"(?:line|línea) (\d+)")
 # "NameError: name 'resilient_invoke' is not defined", or the tests' own "resilient_invoke raised NameError: ..."
 NOT_DEFINED = re.compile(r"\bNameError\b.*\bis not defined")
 
@@ -32,15 +32,18 @@ def explain(result: SubmissionResult) -> None:
     for p in problems:
         p.text = CELL_FILE.sub(r"(line \1 of that cell)", p.text)
         p.text_es = CELL_FILE.sub(r"(línea \1 de esa celda)", p.text_es)
-    first = problems[0].text
-    cell = first.split(" has a syntax error", 1)[0]
-    line = LINE.search(first.split(" has a syntax error", 1)[-1])
-    where = f"{cell}, line {line[1]}" if line else cell
-    donde = where.replace("cell", "celda", 1).replace(", line", ", línea")
-    message = (f"not run: the answer does not parse (a syntax error in {where}), so nothing in it was defined; "
-               "fix that first" if language_of(result.assignment) != "es" else
-               f"no se ejecutó: la respuesta no se puede leer (un error de sintaxis en {donde}), así que no se "
-               "definió nada de ella; corrige eso primero")
+    spanish = language_of(result.assignment) == "es"
+    first = problems[0].text_es if spanish and problems[0].text_es else problems[0].text
+    cell, _, rest = first.partition(" tiene un error de sintaxis" if spanish else " has a syntax error")
+    line = LINE.search(rest)
+    if spanish:
+        where = f"{cell}, línea {line[1]}" if line else cell
+        message = (f"no se ejecutó: la respuesta no se puede leer (un error de sintaxis en {where}), así que no se "
+                   "definió nada de ella; corrige eso primero")
+    else:
+        where = f"{cell}, line {line[1]}" if line else cell
+        message = (f"not run: the answer does not parse (a syntax error in {where}), so nothing in it was defined; "
+                   "fix that first")
     for test in result.tests:
         if not test.passed and NOT_DEFINED.search(test.message or ""):
             test.message = message
