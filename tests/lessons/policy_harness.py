@@ -449,8 +449,11 @@ class Disagreement:
         return f"{where}, row {self.case.row!r}, example {self.case.label}: {self.problem}"
 
 
-def check_helper(run: LessonRun, name: str, adapter: Adapter) -> list[Disagreement]:
-    """Every way the lesson's ``name`` differs from the policy, on every case of the adapter's rows."""
+def check_helper(run: LessonRun, name: str, adapter: Adapter | tuple[Adapter, ...]) -> list[Disagreement]:
+    """Every way the lesson's ``name`` differs from the policy, on every case of the adapter's rows (of each
+    adapter, when a registry entry checks a helper more than one way: a read and a write)."""
+    if isinstance(adapter, tuple):
+        return [d for each in adapter for d in check_helper(run, name, each)]
     cell = run.cell_of(name)
     helper = run.namespace.get(name)
     if helper is None or cell is None:

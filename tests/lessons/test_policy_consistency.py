@@ -82,7 +82,6 @@ def test_every_registered_lesson_exists_in_both_editions():
 def test_the_check_catches_a_helper_changed_back():
     """The harness flags a describe_status that retries every 5xx (501, 505, 507, 511 must fail at once),
     a to_text that calls an empty list 'nothing found', and a handler that sends exception text."""
-    from toolfaults.errors import api_error
 
     def describe_status(e, tool_name):   # the old lesson 04 rule
         return f"{tool_name} answered {e.status_code}", e.status_code in (408, 429) or e.status_code >= 500
