@@ -395,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
         gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
         print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} {how}, "
               f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
-        roster = class_roster(klass)
+        # The class's roster names the class's students: not those of a submissions folder given instead of the class's.
+        roster = class_roster(klass) if submissions == klass.submitted.resolve() else None
         if roster:
             gbook.set_names(course.db_url, course.course_id,
                             [(st.student_id, *st.names(), st.email) for st in roster.students])
