@@ -54,8 +54,10 @@ WORDING = ("right_wording_", "right_es_wording_")
 
 def marked(assignment: str, *rest, id: str | None = None):
     """A test parameter; a Spanish edition's is marked `spanish`, a wording variant `wording`
-    (both run on the course's own Python only)."""
-    marks = [pytest.mark.spanish] if assignment in SPANISH else []
+    (both run on the course's own Python only). The answers that use the helper package
+    (``GRADED_IN_FULL``) are proven in both editions on every Python: never marked `spanish`."""
+    helpers = bool(rest) and str(rest[0]).startswith(GRADED_IN_FULL)
+    marks = [pytest.mark.spanish] if assignment in SPANISH and not helpers else []
     if rest and str(rest[0]).startswith(WORDING):
         marks.append(pytest.mark.wording)
     return pytest.param(assignment, *rest, id=id, marks=marks)
@@ -155,6 +157,13 @@ def test_verdict(verdicts, assignment, name):
     """The implementation scores what the catalogue says it should."""
     verdict = verdicts(assignment)[name]
     failed = "; ".join(f"{t.grade_id} -> {t.message}" for t in verdict.result.failed)
+    if name.startswith(GRADED_IN_FULL):  # full marks through the clean room's overrule would hide a false alarm
+        from autograder.cleanroom import CHANGED, OVERRULED
+
+        flags = [p.text for p in verdict.result.problems if p.kind in ("tampered", OVERRULED, CHANGED)]
+        assert verdict.graded_by == "nbgrader" and not flags, (
+            f"{assignment}/{name} uses the helper package as the lessons do; graded by {verdict.graded_by}, "
+            f"it was flagged: {flags}")
     assert verdict.ok, (
         f"{assignment}/{name} ({verdict.kind}) scored {verdict.result.score:g}/{verdict.result.max_score:g}: "
         f"{verdict.why}. Failing tests: {failed or 'none'}"
