@@ -309,8 +309,9 @@ def check_printed(spanish_path: Path, executed, variants: list[Variant]) -> list
 
 
 def vocabulary_scope(root: Path = ROOT) -> list[Path]:
-    """The Spanish lessons the vocabulary check reads (the exercises join when their owners bring them in line)."""
-    return [p for p in sorted((root / "course" / "es").glob("*.ipynb")) if p.name not in VOCABULARY_PENDING]
+    """The Spanish notebooks the vocabulary check reads: the lessons and the exercises' sources (solutions/*_es)."""
+    found = [*sorted((root / "course" / "es").glob("*.ipynb")), *sorted((root / "solutions").glob(f"*{SUFFIX}/*.ipynb"))]
+    return [p for p in found if p.name not in VOCABULARY_PENDING]
 
 
 def check(root: Path = ROOT) -> list[Problem]:

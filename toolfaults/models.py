@@ -156,7 +156,7 @@ class ScriptedChatModel(BaseChatModel):
                 "or the iteration limit).",
                 f"ScriptedChatModel recibió {index + 1} llamadas, pero su guion solo tiene "
                 f"{len(self.script)} respuesta(s). El bucle llamó al modelo una vez más de lo que "
-                "preveía el escenario: revisa su condición de parada (una respuesta sin tool calls "
+                "preveía el escenario: revisa su condición de parada (una respuesta sin llamadas a herramientas "
                 "o el límite de iteraciones).",
             ))
         entry = self.script[index]
