@@ -252,7 +252,7 @@ check-cluster: $(STAMP) ## Check a running Dask cluster (SCHEDULER=tcp://host:87
 	$(RUN) $(BIN)/autograder check-cluster $(SCHEDULER)
 
 .PHONY: translations
-translations: $(STAMP) ## Fail, naming each cell, where the Spanish edition is out of step with the English one
+translations: $(STAMP) ## Fail, naming each cell, where the Spanish edition is out of step with the English one or uses a word GLOSARIO.md rejects
 	$(RUN) $(BIN)/python -m autograder.translations check
 
 check-notebooks: $(STAMP) ## Fail if a committed notebook has outputs or execution counts
