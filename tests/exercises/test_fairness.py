@@ -32,7 +32,6 @@ kernel's helper-package check can mistake an import for tampering.
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 
@@ -258,34 +257,27 @@ def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdic
 
 # -- right answers that use the helper package: every module a lesson imports, every import form ----------
 def _toolfaults_imports(code: str) -> set[str]:
-    """The ``toolfaults`` modules a piece of code imports, in any form (``import``, ``from``, importlib)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            if node.module == "toolfaults":
-                found |= {f"toolfaults.{a.name}" for a in node.names if a.name != "*"}
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module" \
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            found.add(node.args[0].value)
+    """The ``toolfaults`` modules a piece of code imports, read as the clean room reads a cell's imports
+    (:func:`autograder.cleanroom.imports`, magics turned into Python first), plus what it names as
+    ``from toolfaults import module`` and loads with ``importlib.import_module("toolfaults.x")``."""
+    from autograder.cleanroom import imports, python_source
+
+    source = python_source(code)
+    modules, names = imports([{"kind": "code", "source": source}], kind="code")
+    found = {*modules, *(f"{module}.{name}" for module, name in names if module == "toolfaults")}
+    found |= set(re.findall(r"import_module\(\s*[\"'](toolfaults\.\w+)[\"']", source))
     return {m for m in found if m.startswith("toolfaults.") and (ROOT / (m.replace(".", "/") + ".py")).is_file()}
 
 
 def _lesson_imports() -> dict[str, set[str]]:
+    """``toolfaults`` module -> the lessons (both editions) that import it."""
     import nbformat
 
     out: dict[str, set[str]] = {}
     for path in sorted([*(ROOT / "course").glob("*.ipynb"), *(ROOT / "course" / "es").glob("*.ipynb")]):
         for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "code":
-                try:
-                    modules = _toolfaults_imports(cell.source)
-                except SyntaxError:  # IPython magics
-                    modules = _toolfaults_imports(re.sub(r"^\s*[%!].*$", "", cell.source, flags=re.M))
-                for m in modules:
-                    out.setdefault(m, set()).add(str(path.relative_to(ROOT)))
+            for module in _toolfaults_imports(cell.source) if cell.cell_type == "code" else ():
+                out.setdefault(module, set()).add(str(path.relative_to(ROOT)))
     return out
 
 

@@ -1,4 +1,5 @@
-"""No hidden rule (COURSE_SPEC §5): every test of a graded exercise names a numbered rule of its visible contract.
+"""No hidden rule (COURSE_SPEC §5): every test of an exercise (graded or practice) names a numbered rule of its
+visible contract.
 
 Each part of an exercise (a ``## Part ...`` / ``## Parte ...`` section, or the whole notebook when it
 has one task) states its contract in markdown, its rules numbered: a numbered list with explicit,
@@ -144,17 +145,13 @@ def problems(path: Path) -> list[str]:
     return found
 
 
-def graded_notebooks() -> list[Path]:
-    """The solution notebooks of graded exercises (a test cell with points), both editions."""
-    found = []
-    for path in sorted(SOLUTIONS.glob("*/*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        if any(is_test_cell(c) and c.metadata["nbgrader"].get("points") for c in nb.cells):
-            found.append(path)
-    return found
+def exercise_notebooks() -> list[Path]:
+    """The solution notebooks of every exercise with test cells, graded and practice, both editions."""
+    return [path for path in sorted(SOLUTIONS.glob("*/*.ipynb"))
+            if any(is_test_cell(c) for c in nbformat.read(path, as_version=4).cells)]
 
 
-NOTEBOOKS = graded_notebooks()
+NOTEBOOKS = exercise_notebooks()
 
 
 def test_every_graded_exercise_is_checked():

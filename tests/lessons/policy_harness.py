@@ -502,6 +502,13 @@ def registry(folder: Path = HERE) -> Registry:
     return Registry(helpers, anti, tuple(table), modules)
 
 
+def ran(folder: Path, lesson: str) -> LessonRun:
+    """Lesson ``lesson`` ("04") of an edition's folder, run (once a session): it must have run top to bottom."""
+    run = run_lesson(lesson_path(folder, lesson))
+    assert not run.failures, f"{run.name} did not run top to bottom here: cells {run.failures}"
+    return run
+
+
 def lesson_path(folder: Path, lesson: str) -> Path:
     """The notebook of lesson ``lesson`` ("04") in an edition's folder."""
     (path,) = sorted(folder.glob(f"{lesson}_*.ipynb"))

@@ -17,15 +17,8 @@ def _marks(edition):
     return [pytest.mark.spanish] if edition.language == "es" else []
 
 
-_runs: dict[str, harness.LessonRun] = {}
-
-
 def _run(edition) -> harness.LessonRun:
-    if edition.language not in _runs:
-        run = harness.run_lesson(harness.lesson_path(edition.folder, "07"))
-        assert not run.failures, f"{run.name} did not run top to bottom here: cells {run.failures}"
-        _runs[edition.language] = run
-    return _runs[edition.language]
+    return harness.ran(edition.folder, "07")
 
 
 

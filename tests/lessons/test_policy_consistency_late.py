@@ -11,10 +11,6 @@ import policy_harness as harness
 from policy_lessons_05_08 import LESSON_HELPERS
 
 
-def check(run: harness.LessonRun, name: str, adapters) -> list[harness.Disagreement]:
-    return harness.check_helper(run, name, adapters)
-
-
 def _fake_run(**helpers) -> harness.LessonRun:
     run = harness.LessonRun(harness.HERE / "06_probe.ipynb", "en", dict(helpers), [None])
     run.cell_of = lambda name: 0  # type: ignore[method-assign]
@@ -69,15 +65,15 @@ def test_the_check_catches_a_helper_changed_back():
 
     run = _fake_run(robust_weather=robust_weather, is_transient=is_transient, try_sources=try_sources,
                     describe=describe)
-    weather = check(run, "robust_weather", LESSON_HELPERS["06"]["robust_weather"])
+    weather = harness.check_helper(run, "robust_weather", LESSON_HELPERS["06"]["robust_weather"])
     recovery = [d for d in weather if d.case and d.case.row == "transient" and "recovery" in d.problem]
     assert recovery and "the policy says 'retry_later', the lesson 'stop_turn'" in recovery[0].problem, \
         [str(d) for d in weather]
     assert str(recovery[0]).startswith("lesson 06_probe (en), cell 0, robust_weather, row 'transient'"), str(recovery[0])
     assert any(d.case and d.case.row == "internal" and "raised" in d.problem for d in weather), \
         "an internal failure escaping robust_weather should be flagged"
-    status = check(run, "is_transient", LESSON_HELPERS["05"]["is_transient"])
+    status = harness.check_helper(run, "is_transient", LESSON_HELPERS["05"]["is_transient"])
     assert {d.case.example for d in status if d.case and d.case.is_status} == {501, 505, 507, 511}, \
         [str(d) for d in status]
-    leaks = check(run, "describe", LESSON_HELPERS["06"]["describe"])
+    leaks = harness.check_helper(run, "describe", LESSON_HELPERS["06"]["describe"])
     assert any("class name 'KeyError'" in d.problem for d in leaks), [str(d) for d in leaks]
