@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .problems import INSTRUCTOR_SCORE, Problem, problem
+
+__all__ = ["ATTENTION", "INSTRUCTOR_SCORE", "Problem", "SubmissionResult", "TestResult"]
+
 ATTENTION = "needs attention"
-INSTRUCTOR_SCORE = "instructor_score"  # the problem kind of a score an instructor set by hand
 
 
 @dataclass
@@ -29,26 +32,6 @@ class TestResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-@dataclass
-class Problem:
-    """Something wrong with a submission, in one sentence for the instructor and the learner.
-
-    ``kind`` is a stable key (tests and the report use it); ``attention`` means the
-    score may not reflect the work and a person should look at it. ``text`` is in
-    English (the class report, grades.csv); ``text_es`` is the same sentence for the
-    feedback of a Spanish-edition submission (empty: ``text`` is shown).
-    """
-
-    kind: str
-    text: str
-    attention: bool = False
-    text_es: str = ""
-
-    def in_language(self, language: str) -> str:
-        """The sentence in ``language`` ("en" or "es"), English when there is no translation."""
-        return self.text_es if language == "es" and self.text_es else self.text
 
 
 @dataclass
@@ -69,12 +52,20 @@ class SubmissionResult:
     def failed(self) -> list[TestResult]:
         return [t for t in self.tests if not t.passed]
 
-    def add(self, kind: str, text: str, attention: bool = False, text_es: str = "") -> None:
-        """Record a problem once (``text`` in English, ``text_es`` in Spanish); one that needs attention sets the status."""
-        if not any(p.kind == kind and p.text == text for p in self.problems):
-            self.problems.append(Problem(kind, text, attention, text_es))
-        if attention:
+    def flag(self, kind: str, **fields: Any) -> None:
+        """Record the problem of ``kind`` with ``fields`` (:func:`autograder.problems.problem`, which checks them)."""
+        self.note(problem(kind, **fields))
+
+    def note(self, found: Problem) -> None:
+        """Record a problem once (the same kind and text once); one that needs attention sets the status."""
+        if not any(p.kind == found.kind and p.text == found.text for p in self.problems):
+            self.problems.append(found)
+        if found.attention:
             self.status = ATTENTION
+
+    def add(self, kind: str, text: str, attention: bool = False, text_es: str = "") -> None:
+        """Record a problem given as text (the old way, until every module raises kinds: :meth:`flag`)."""
+        self.note(Problem(kind, text, attention, text_es))
 
     def kinds(self) -> list[str]:
         return [p.kind for p in self.problems]
