@@ -28,12 +28,11 @@ c.CourseDirectory.root = str(HERE)
 c.CourseDirectory.course_id = "toolcalling-errors"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
-c.CourseDirectory.submitted_directory = str(CLASS.submitted)
-c.CourseDirectory.autograded_directory = str(CLASS.autograded)
-c.CourseDirectory.feedback_directory = str(CLASS.feedback)
-# The class folder itself holds the gradebook (not output/): nbgrader creates the file on first use,
-# so its own commands (generate_assignment, the formgrader) work in a fresh clone.
-c.CourseDirectory.db_url = CLASS.db_url
+# The class's submitted/, autograded/ and feedback/ folders and its gradebook (autograder/classes.py, the one
+# place that derives a class's paths). The class folder itself holds the gradebook (not output/): nbgrader
+# creates the file on first use, so its own commands (generate_assignment, the formgrader) work in a fresh clone.
+for trait, value in CLASS.coursedir().items():
+    setattr(c.CourseDirectory, trait, value)
 # Only notebooks are part of an assignment; the helper package is installed, not copied.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback"]
 

@@ -74,6 +74,7 @@ class ClassFolder:
     """The folders and files of one class (see the module's docstring)."""
 
     root: Path
+    out: Path | None = None  # `grade --out DIR`: the outputs and the gradebook in DIR instead
 
     @classmethod
     def current(cls, explicit: str | os.PathLike[str] | None = None) -> ClassFolder:
@@ -85,7 +86,7 @@ class ClassFolder:
 
     @property
     def gradebook(self) -> Path:
-        return self.root / "gradebook.db"
+        return self.out / "gradebook.db" if self.out else self.root / "gradebook.db"
 
     @property
     def db_url(self) -> str:
@@ -97,7 +98,7 @@ class ClassFolder:
 
     @property
     def output(self) -> Path:
-        return self.root / "output"
+        return self.out or self.root / "output"
 
     @property
     def autograded(self) -> Path:
@@ -126,6 +127,12 @@ class ClassFolder:
     @property
     def exports(self) -> Path:
         return self.root / "exports"
+
+    def coursedir(self) -> dict[str, str]:
+        """nbgrader's ``CourseDirectory`` settings for this class: where its submissions, autograded copies,
+        feedback and gradebook are (``nbgrader_config.py`` and the grade command both read them here)."""
+        return {"submitted_directory": str(self.submitted), "autograded_directory": str(self.autograded),
+                "feedback_directory": str(self.feedback), "db_url": self.db_url}
 
     @property
     def is_sample(self) -> bool:

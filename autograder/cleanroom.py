@@ -27,8 +27,8 @@ room, or anything the runner had to put back, marks the submission "needs attent
 with a plain reason. A clean run that could not finish (killed, timed out, crashed)
 changes no score but marks the submission too.
 
-    run = rerun(course, assignment, student)     # None when nothing was graded
-    compare(result, run, hidden_code(assignment))
+    runs = rerun(sub, options)                   # {notebook: CleanRun}, sub: autograder.pipeline.Submission
+    compare(result, runs, sub.assignment.hidden)
 
 Cost: one process start, the imports the tests need and the cells' own run time;
 no kernel, no ZMQ (``python -m autograder.cleanroom`` measures it).
@@ -52,27 +52,32 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 
-from . import pyast
+from . import problems, pyast
 from .forkserver import RUNNER, Settings, folder_files, run_forked, run_fresh
 from .jail import sandbox_command
+
+if TYPE_CHECKING:
+    from .pipeline import Submission
 
 # The fork server's pool, as the grading workers and their tests reach it through the clean room.
 from .forkserver import close_zygotes, idle_zygotes, prestart, running_zygotes, take, zygotes_started  # noqa: F401,E501
 
 log = logging.getLogger(__name__)
 
-GRACE = 20.0  # seconds the whole run may take beyond the notebook's time limit (start-up, imports)
+# A run's time limits (Settings.cell_timeout, notebook_timeout) and the seconds it may take beyond them for its
+# start-up (Settings.grace, the course's CrossCheck.grace) come from the course's configuration (settings()).
 
-# Problem kinds this module adds to a SubmissionResult.
-DIFFERS = "cleanroom_differs"
-CHANGED = "cleanroom_changed"
-UNFINISHED = "cleanroom_unfinished"
-OVERRULED = "cleanroom_overruled"  # only the helper-package check failed a test the clean room passed
-CHANNEL = "cleanroom_channel"  # the notebook wrote to, or kept results from, the runner's results channel
+# Problem kinds this module adds to a SubmissionResult (autograder.problems holds their words).
+DIFFERS = problems.DIFFERS  # a test passed in the kernel and failed here: the clean result counts
+KERNEL_KEPT = problems.KERNEL_KEPT  # a test failed in the kernel and passed here: the kernel's result counts
+CHANGED = problems.CHANGED
+UNFINISHED = problems.UNFINISHED
+OVERRULED = problems.OVERRULED  # only the helper-package check failed a test the clean room passed
+CHANNEL = problems.CHANNEL  # the notebook wrote to, or kept results from, the runner's results channel
 
 
 @dataclass
@@ -263,21 +268,20 @@ def settings(config: Any) -> Settings:
         config: the course's traitlets ``Config`` (as :class:`autograder.engine.Course` holds it).
 
     Returns:
-        Sandboxed when the course's autograde is, with the kernel manager's limits and the
-        ``Execute.timeout`` / ``GuardedExecute.notebook_timeout`` time limits.
+        Sandboxed when the course's autograde is, with the kernel manager's limits, the kernel's time
+        limits (a cell's: :meth:`~autograder.preprocessors.GuardedExecute.cell_limit`, the notebook's:
+        ``GuardedExecute.notebook_timeout``) and ``CrossCheck.fork`` and ``grace``: each read through
+        the class that declares it, as the kernel's own steps read them.
     """
     from .preprocessors import GuardedExecute
     from .sandbox import SandboxedKernelManager, is_sandboxed, sandbox_limits
+    from .settings import CrossCheck
 
-    def value(section: str, name: str, default: Any) -> Any:
-        return config[section][name] if section in config and name in config[section] else default
-
-    traits = SandboxedKernelManager.class_traits()
-    limits = sandbox_limits(lambda name: value("SandboxedKernelManager", name, traits[name].default()))
-    notebook = value("GuardedExecute", "notebook_timeout", GuardedExecute.class_traits()["notebook_timeout"].default())
-    cell = value("GuardedExecute", "timeout", value("Execute", "timeout", 30)) or notebook
-    fork = bool(value("CrossCheck", "fork", True))
-    return Settings(is_sandboxed(config), limits, float(cell), float(notebook), fork)
+    kernel, executor, checks = (SandboxedKernelManager(config=config), GuardedExecute(config=config),
+                                CrossCheck(config=config))
+    return Settings(sandboxed=is_sandboxed(config), limits=sandbox_limits(lambda name: getattr(kernel, name)),
+                    cell_timeout=executor.cell_limit(), notebook_timeout=float(executor.notebook_timeout),
+                    fork=checks.fork, grace=checks.grace)
 
 
 def command(workdir: Path, options: Settings) -> list[str]:
@@ -317,7 +321,7 @@ def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = N
                "cell_timeout": options.cell_timeout, "notebook_timeout": options.notebook_timeout}
     outcome = CleanRun(planned=[c["id"] for c in cells if c["kind"] == "test"],
                        order=[c["id"] if c["kind"] == "test" else "" for c in cells])
-    deadline_s = options.notebook_timeout + GRACE
+    deadline_s = options.notebook_timeout + options.grace
     files = folder_files(Path(workdir)) if options.fork else None
     if files is not None:
         outcome.forked = True
@@ -397,67 +401,29 @@ def _read(data: bytes, token: str, outcome: CleanRun) -> None:
 
 
 # -- a graded submission ----------------------------------------------------------------------
-def checked_copy(course: Any, assignment: str, student: str, name: str) -> tuple[nbformat.NotebookNode, Path] | None:
-    """The copy of one submitted notebook that the cross-checks re-run and scan, and its folder.
+def rerun(sub: Submission, options: Settings) -> dict[str, CleanRun]:
+    """Re-run every notebook of one submission in the clean room (each its :meth:`~autograder.pipeline.Submission.checked_copy`).
 
     Args:
-        course: the :class:`autograder.engine.Course` that graded it.
-        assignment: the assignment's name.
-        student: the student's id.
-        name: the notebook's name.
-
-    Returns:
-        nbgrader's autograded copy; when nbgrader left none (it could not grade the
-        submission: a dead kernel, a time limit), the staged copy it was given, staged
-        again if needed, so that a submission nbgrader could not grade is still re-run
-        and scanned. ``None`` when neither exists (nothing was submitted, or it cannot be read).
-    """
-    graded = course.autograded_notebook(assignment, student, name)
-    if graded is not None:
-        return graded, Path(course.directory(course.coursedir.autograded_directory, assignment, student))
-    from .staging import read_notebook, stage, staged_folder
-
-    folder = staged_folder(course, assignment, student)
-    if not (folder / f"{name}.ipynb").is_file():
-        stage(course, assignment, student, [])
-    staged, _ = read_notebook(folder / f"{name}.ipynb")
-    return None if staged is None else (staged, folder)
-
-
-def rerun(course: Any, assignment: str, student: str) -> dict[str, CleanRun]:
-    """Re-run every notebook of one submission in the clean room (each :func:`checked_copy`).
-
-    Args:
-        course: the :class:`autograder.engine.Course` that graded it.
-        assignment: the assignment's name.
-        student: the student's id.
+        sub: the submission (:class:`autograder.pipeline.Submission`).
+        options: how to run it (:func:`settings`).
 
     Returns:
         ``notebook name -> CleanRun`` for each notebook that has an autograded or a staged copy.
     """
-    options = settings(course.config)
     runs = {}
-    for name in course.notebook_names(assignment):
-        found = checked_copy(course, assignment, student, name)
+    for name in sub.assignment.notebooks:
+        found = sub.checked_copy(name)
         if found is None:
             continue
         graded, workdir = found
-        source = nbformat.read(course.source / assignment / f"{name}.ipynb", as_version=4)
-        runs[name] = run(plan(graded, source), workdir, options)
-        log.debug("clean room %s/%s/%s: %.2f s", student, assignment, name, runs[name].seconds)
+        runs[name] = run(plan(graded, sub.assignment.sources[name]), workdir, options)
+        log.debug("clean room %s/%s/%s: %.2f s", sub.student, sub.assignment.name, name, runs[name].seconds)
     return runs
-
-
-MORE_ES = "y {} más"  # _plain's "and N more" in the Spanish sentences
 
 
 def _points(value: float) -> str:
     return f"{value:g}"
-
-
-def _plain(items: list[str], limit: int = 4, more: str = "and {} more") -> str:
-    shown = "; ".join(items[:limit])
-    return shown + (f" ({more.format(len(items) - limit)})" if len(items) > limit else "")
 
 
 def compare(result: Any, runs: dict[str, CleanRun],
@@ -518,52 +484,22 @@ def compare(result: Any, runs: dict[str, CleanRun],
     if overruled:
         scores = f"{_points(kernel_score)}/{_points(result.max_score)}", \
             f"{_points(result.score)}/{_points(result.max_score)}"
-        n = len(overruled)
-        result.add(OVERRULED, f"{n} test{'s' if n != 1 else ''} failed in the notebook's kernel only because the "
-                              "grader's helper-package check fired, and passed in a clean Python process that puts "
-                              f"the package back before every test ({_plain(overruled, 3)}): kernel {scores[0]}, "
-                              f"clean room {scores[1]}; the clean room's score counts, and the score is under review",
-                   True,
-                   f"{n} test{'s' if n != 1 else ''} {'fallaron' if n != 1 else 'falló'} en el kernel del notebook "
-                   "solo porque saltó la comprobación del paquete de apoyo del corrector, y "
-                   f"{'pasaron' if n != 1 else 'pasó'} en un proceso de Python limpio que restaura el paquete antes "
-                   f"de cada test ({_plain(overruled, 3, MORE_ES)}): kernel {scores[0]}, proceso limpio "
-                   f"{scores[1]}; cuenta la nota del proceso limpio, y la nota está en revisión")
+        result.flag(OVERRULED, n=len(overruled), tests=overruled, kernel=scores[0], clean=scores[1])
     changed = sorted({w for r in runs.values() for w in r.changed}
                      | {w for t in clean.values() for w in t.changed})
     if changed:
-        result.add(CHANGED, "the submission changed how Python or the tests' tools work "
-                            f"({_plain(changed)}); the grader undid it before each test", True,
-                   "la entrega cambió cómo funcionan Python o las herramientas de los tests "
-                   f"({_plain(changed, more=MORE_ES)}); el corrector lo deshizo antes de cada test")
+        result.flag(CHANGED, changes=changed)
     if lowered:
-        result.add(DIFFERS, f"{len(lowered)} test{'s' if len(lowered) != 1 else ''} passed in the notebook's kernel "
-                            "but failed when the tests were re-run in a clean Python process "
-                            f"({_plain(lowered, 3)}); the clean result was kept", True,
-                   f"{len(lowered)} test{'s' if len(lowered) != 1 else ''} "
-                   f"{'pasaron' if len(lowered) != 1 else 'pasó'} en el kernel del notebook pero "
-                   f"{'fallaron' if len(lowered) != 1 else 'falló'} al repetir los tests en un proceso de Python "
-                   f"limpio ({_plain(lowered, 3, MORE_ES)}); se conservó el resultado limpio")
+        result.flag(DIFFERS, n=len(lowered), tests=lowered)
     if raised:
-        result.add(DIFFERS, f"{len(raised)} test{'s' if len(raised) != 1 else ''} failed in the notebook's kernel "
-                            f"but passed in a clean Python process ({_plain(raised, 3)}); the kernel's result was kept",
-                   text_es=f"{len(raised)} test{'s' if len(raised) != 1 else ''} "
-                           f"{'fallaron' if len(raised) != 1 else 'falló'} en el kernel del notebook pero "
-                           f"{'pasaron' if len(raised) != 1 else 'pasó'} en un proceso de Python limpio "
-                           f"({_plain(raised, 3, MORE_ES)}); se conservó el resultado del kernel")
+        result.flag(KERNEL_KEPT, n=len(raised), tests=raised)
     damaged = sorted({d for r in runs.values() for d in r.damaged}
                      | {f"no result for {len(r.missing())} test(s)" for r in runs.values() if r.missing()})
     if damaged:
-        result.add(CHANNEL, "the clean Python process's results were interfered with by the submission's code "
-                            f"({_plain(damaged)}); a test with no clean result scored 0", True,
-                   "el código de la entrega interfirió con los resultados del proceso de Python limpio "
-                   f"({_plain(damaged, more=MORE_ES)}); un test sin resultado limpio obtuvo 0")
+        result.flag(CHANNEL, damage=damaged)
     unfinished = [r.reason for r in runs.values() if not r.complete and r.reason]
     if unfinished:
-        result.add(UNFINISHED, f"the tests could not all be re-run in a clean Python process ({unfinished[0]}); "
-                               "the kernel's results were kept for the others", True,
-                   f"no se pudieron repetir todos los tests en un proceso de Python limpio ({unfinished[0]}); "
-                   "para los demás se conservaron los resultados del kernel")
+        result.flag(UNFINISHED, reason=unfinished[0])
     return cells
 
 

@@ -1,8 +1,8 @@
 """The checks that run after a submission is graded, so that tricks cannot fool the grade.
 
-One call, where the engine produces a submission's result::
+The pipeline's "cross-check" stage (:mod:`autograder.pipeline`)::
 
-    crosscheck.verify(course, result)
+    changed = crosscheck.check(sub, result, options)   # the scores the clean room changed
 
 1. :mod:`autograder.cleanroom` re-runs the notebook (nbgrader's autograded copy, or the
    staged submission when nbgrader could not grade it) with the assignment's own tests in a
@@ -15,93 +15,58 @@ One call, where the engine produces a submission's result::
    hooks, builtins, frames and the like ("needs attention", never a score change).
 
 A course can switch both off with ``config={"CrossCheck": {"enabled": False}}`` (the
-tests that show what a trick does *without* them use that).
+tests that show what a trick does *without* them use that): the pipeline is then given no
+clean-room settings (:func:`options`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import cleanroom, scan
 
+if TYPE_CHECKING:
+    from .pipeline import Submission
+    from .results import SubmissionResult
+
 log = logging.getLogger(__name__)
-SECTION = "CrossCheck"
 
 
-def enabled(config: Any) -> bool:
-    """Whether a course's ``config`` runs the cross-checks (default: yes).
-
-    Args:
-        config: the course's traitlets ``Config``.
-
-    Returns:
-        False only when ``CrossCheck.enabled`` is set to a false value.
-    """
-    return not (SECTION in config and "enabled" in config[SECTION] and not config[SECTION]["enabled"])
+def options(config: Any) -> cleanroom.Settings | None:
+    """The clean room's settings for a course's nbgrader ``config``; ``None`` when it switched the checks off."""
+    section = config["CrossCheck"] if "CrossCheck" in config else {}
+    return cleanroom.settings(config) if section.get("enabled", True) else None
 
 
-def verify(course: Any, result: Any) -> None:
-    """Cross-check one graded submission, unless the course switched the checks off.
-
-    Args:
-        course: the :class:`autograder.engine.Course` that graded it.
-        result: its :class:`autograder.engine.SubmissionResult` (changed in place).
-
-    Returns:
-        None (see :func:`check`).
-    """
-    if enabled(course.config):
-        check(course, result)
-
-
-def check(course: Any, result: Any) -> None:
+def check(sub: Submission, result: SubmissionResult, options: cleanroom.Settings) -> list[tuple[str, str, float]]:
     """Cross-check one graded submission (changes ``result`` in place; never raises).
 
     Args:
-        course: the :class:`autograder.engine.Course` that graded it.
-        result: its :class:`autograder.engine.SubmissionResult`.
+        sub: the submission (:class:`autograder.pipeline.Submission`).
+        result: its result so far.
+        options: how to run the clean room (:func:`options`).
 
     Returns:
-        None. A score goes down where the clean room failed a test, and up only where the
+        ``[(notebook, grade_id, points)]``: the tests whose score the clean room changed, for the
+        gradebook. A score goes down where the clean room failed a test, and up only where the
         helper-package check alone failed it in the kernel (:func:`cleanroom.compare`); problems are added.
     """
-    from .testcells import hidden_code
-
+    changed: list[tuple[str, str, float]] = []
     try:
-        runs = cleanroom.rerun(course, result.assignment, result.student)
-        changed = cleanroom.compare(result, runs, hidden_code(result.assignment, course.source))
-        if changed:
-            record(course, result.assignment, result.student, changed)
+        runs = cleanroom.rerun(sub, options)
+        changed = cleanroom.compare(result, runs, sub.assignment.hidden)
         flags = []
-        for name in course.notebook_names(result.assignment):
-            found = cleanroom.checked_copy(course, result.assignment, result.student, name)
+        for name in sub.assignment.notebooks:
+            found = sub.checked_copy(name)
             if found is not None:
                 flags += scan.scan_notebook(found[0])
         scan.report(result, flags)
+        return changed
     except Exception as err:  # noqa: BLE001 - a check that breaks must not lose the grade
         log.exception("cross-check of %s/%s failed", result.student, result.assignment)
         result.add(cleanroom.UNFINISHED, f"the grader could not re-check this submission ({type(err).__name__}); "
                                          "the kernel's results were kept", True,
                    f"el corrector no pudo volver a comprobar esta entrega ({type(err).__name__}); "
                    "se conservaron los resultados del kernel")
-
-
-def record(course: Any, assignment: str, student: str, cells: list[tuple[str, str, float]]) -> None:
-    """Write the scores the clean room changed into the course's gradebook (grades.csv is read from it).
-
-    Args:
-        course: the course whose gradebook holds the submission.
-        assignment: the assignment's name.
-        student: the student's id.
-        cells: ``[(notebook, grade_id, points)]`` of the tests whose score changed.
-
-    Returns:
-        None.
-    """
-    from nbgrader.api import Gradebook
-
-    with Gradebook(course.db_url, course.course_id) as gb:
-        for notebook, grade_id, points in cells:
-            gb.find_grade(grade_id, notebook, assignment, student).auto_score = points
-        gb.db.commit()
+        return changed

@@ -9,21 +9,25 @@ ones where the score may not reflect the work are marked "needs attention".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .guard import TAMPERED
 from .preprocessors import CELL_TIMEOUT, KERNEL_DIED, META, NOT_RUN
-from .readback import ANSI, autograded_notebook
+from .readback import ANSI
 from .results import SubmissionResult
-from .testcells import is_test, test_descriptions
+from .testcells import is_test
+
+if TYPE_CHECKING:
+    from .pipeline import Submission
 
 
-def diagnose(course: Any, result: SubmissionResult) -> None:
-    """Add to ``result`` what the autograded notebooks of ``course`` show went wrong."""
-    described = test_descriptions(result.assignment, course.source)
+def diagnose(sub: Submission, result: SubmissionResult) -> None:
+    """Add to ``result`` what the autograded notebooks of ``sub`` (:class:`autograder.pipeline.Submission`)
+    show went wrong."""
+    described = sub.assignment.tests
     not_run = 0
-    for name in course.notebook_names(result.assignment):
-        nb = autograded_notebook(course, result.assignment, result.student, name)
+    for name in sub.assignment.notebooks:
+        nb = sub.graded(name)
         if nb is None:
             continue
         for index, cell in enumerate(nb.cells):

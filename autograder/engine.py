@@ -9,14 +9,12 @@ one in this process (no per-student ``nbgrader`` command and its ~2 s of imports
     >>> course.submit("ana", "05_retry_with_backoff", notebook) # doctest: +SKIP
     >>> course.autograde("05_retry_with_backoff", "ana").score  # doctest: +SKIP
 
-:meth:`Course.autograde` is the path of one submission, each step in its own module:
-
-1. :func:`autograder.staging.stage` copies it into a private folder and repairs it;
-2. nbgrader's ``autograde`` runs the pipeline of :mod:`autograder.preprocessors`
-   (time limits, dead or stuck kernels, huge output, helper-package check), in the
-   sandbox of :mod:`autograder.sandbox` when the configuration says so;
-3. :func:`autograder.readback.read_result` reads scores and messages back;
-4. :func:`autograder.diagnosis.diagnose` says what went wrong.
+:meth:`Course.autograde` takes one submission through the stages of
+:mod:`autograder.pipeline` (stage, execute, read back, diagnose, cross-check, explain). The
+course is what those stages are not: nbgrader's configuration and API (generate an
+assignment, autograde a staged submission), the paths of its course directory, the
+assignment as read once (:meth:`Course.assignment`) and the gradebook
+(:class:`autograder.gradebook.Book`, its one writer).
 
 Broken submissions never stop grading and always get a score and a reason.
 """
@@ -25,11 +23,8 @@ from __future__ import annotations
 
 import copy
 import logging
-import os
 import shutil
 import tempfile
-import time
-import warnings
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,20 +32,15 @@ from typing import Any
 
 import nbformat
 
-from . import crosscheck
-from . import gradebook as gbook
-from .course import ROOT, SOLUTIONS, api, load_config
-from . import unparsed
-from .diagnosis import diagnose
+from . import crosscheck, pipeline
+from .course import ROOT, SOLUTIONS, api, check_settings, load_config
+from .gradebook import Book, read_alembic_head_here
+from .pipeline import Assignment, Submission
 from .preprocessors import autograde_pipeline, sanitize_pipeline
-from .readback import ANSI, read_result
-from .results import Problem, SubmissionResult
-from .staging import stage
+from .readback import ANSI
+from .results import SubmissionResult
 
 log = logging.getLogger(__name__)
-
-# Grading runs thousands of nbgrader/SQLAlchemy steps: keep their chatter out of the output.
-warnings.filterwarnings("ignore", message=".*not in session.*")
 
 
 def nbgrader_log_level() -> int:
@@ -108,6 +98,7 @@ class Course:
         self.config = load_config(**overrides)
         self.config.Autograde.autograde_preprocessors = autograde_pipeline()
         self.config.Autograde.sanitize_preprocessors = sanitize_pipeline()
+        check_settings(self._extra)  # a misspelt section or setting raises ValueError (autograder/course.py)
         for section, traits in self._extra.items():
             for trait, value in traits.items():
                 setattr(self.config[section], trait, value)
@@ -116,6 +107,8 @@ class Course:
         self.api = api(self.config)
         self.api.log.setLevel(self.log_level)
         self.coursedir = self.api.coursedir
+        read_alembic_head_here()
+        self._assignments: dict[str, Assignment] = {}
 
     def configure(self, settings: dict[str, dict[str, Any]]) -> None:
         """Change settings, ``{"Class": {"trait": value}}``, here and in :meth:`spec` (the course a worker rebuilds)."""
@@ -187,6 +180,7 @@ class Course:
         Raises:
             RuntimeError: nbgrader could not generate it (its log says why).
         """
+        self._assignments.pop(assignment, None)
         result = self.api.generate_assignment(assignment, force=True, create=True)
         if not result["success"]:
             raise RuntimeError(f"could not generate {assignment}:\n{result.get('error') or result.get('log')}")
@@ -215,48 +209,36 @@ class Course:
             nbformat.write(notebook, path)
         return path
 
-    def autograded_notebook(self, assignment: str, student: str, name: str) -> nbformat.NotebookNode | None:
-        """The autograded copy of one notebook (see :func:`autograder.readback.autograded_notebook`)."""
-        from .readback import autograded_notebook
+    # -- the pipeline's view of the course ------------------------------------------------
+    def assignment(self, name: str) -> Assignment:
+        """The assignment as the pipeline reads it, once per process (read again after :meth:`generate`)."""
+        if name not in self._assignments:
+            release = self.root / self.coursedir.release_directory
+            self._assignments[name] = Assignment.read(name, self.source, release)
+        return self._assignments[name]
 
-        return autograded_notebook(self, assignment, student, name)
+    def submission(self, assignment: str, student: str) -> Submission:
+        """One student's submission of ``assignment``, as the pipeline's stages take it."""
+        return Submission(self.assignment(assignment), student, self.submitted(assignment, student),
+                          self.staging / student / assignment,
+                          self.directory(self.coursedir.autograded_directory, assignment, student))
+
+    @property
+    def book(self) -> Book:
+        """The course's gradebook, the one writer of it (:class:`autograder.gradebook.Book`)."""
+        return Book(self.db_url, self.course_id)
+
+    def run_nbgrader(self, assignment: str, student: str) -> str:
+        """nbgrader's autograde of one staged submission; why it could not grade it (its log's last line), or ""."""
+        outcome = self.api.autograde(assignment, student, force=True, create=True)
+        if outcome["success"]:
+            return ""
+        text = ANSI.sub("", (outcome.get("error") or outcome.get("log") or "")).strip()
+        log.debug("nbgrader could not grade %s/%s:\n%s", student, assignment, text)
+        return (text.splitlines() or ["?"])[-1]
 
     def autograde(self, assignment: str, student: str) -> SubmissionResult:
-        """Stage, autograde and read back one student's submission. Never raises for a broken one."""
-        start = time.monotonic()
-        problems: list[Problem] = []
-        shutil.rmtree(self.directory(self.coursedir.autograded_directory, assignment, student), ignore_errors=True)
-        try:
-            staged = stage(self, assignment, student, problems)
-        except Exception as err:  # noqa: BLE001 - a submission must never stop the batch
-            staged = []
-            problems.append(Problem("staging_error", f"the submission could not be prepared for grading ({err})", True,
-                                    f"no se pudo preparar la entrega para corregirla ({err})"))
-        failure = ""
-        if staged:
-            outcome = self.api.autograde(assignment, student, force=True, create=True)
-            if not outcome["success"]:
-                text = ANSI.sub("", (outcome.get("error") or outcome.get("log") or "")).strip()
-                failure = (text.splitlines() or ["?"])[-1]
-                log.debug("nbgrader could not grade %s/%s:\n%s", student, assignment, text)
-        if not staged or failure:
-            from nbgrader.api import Gradebook
-
-            try:
-                with Gradebook(self.db_url, self.course_id) as gb:
-                    gbook.record_zero(gb, assignment, student)
-            except Exception as err:  # noqa: BLE001 - reported, never raised
-                problems.append(Problem("nbgrader_error", f"the gradebook could not record this submission ({err})", True,
-                                        f"el libro de notas no pudo registrar esta entrega ({err})"))
-        result = read_result(self, assignment, student)
-        for p in problems:
-            result.add(p.kind, p.text, p.attention, p.text_es)
-        if failure:
-            result.add("nbgrader_error", f"nbgrader could not grade this submission: {failure}", True,
-                       f"nbgrader no pudo corregir esta entrega: {failure}")
-        diagnose(self, result)
-        crosscheck.verify(self, result)  # tricks: the tests again in a clean room, the code scanned
-        unparsed.explain(result)  # a syntax error: one problem naming the line, not a NameError per test
-        result.seconds = round(time.monotonic() - start, 3)
-        result.worker = os.getpid()
-        return result
+        """Grade one student's submission through every stage of :mod:`autograder.pipeline`. Never raises for a
+        broken one: it gets a score and a reason."""
+        return pipeline.grade(self.submission(assignment, student), self.run_nbgrader, self.book,
+                              crosscheck.options(self.config))

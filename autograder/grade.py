@@ -1,9 +1,9 @@
 """Grade the whole class in one command (what `make grade` runs).
 
-    python -m autograder.grade                   # every submission, on a Dask LocalCluster, one worker per core and one more
-    python -m autograder.grade --workers 1       # one at a time, in this process
-    python -m autograder.grade --assignment 05_retry_with_backoff --student ana
-    python -m autograder.grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
+    autograder grade                   # every submission, on a Dask LocalCluster, one worker per core and one more
+    autograder grade --workers 1       # one at a time, in this process
+    autograder grade --assignment 05_retry_with_backoff --student ana
+    autograder grade --db postgresql://grader@dbhost/gradebook --scheduler tcp://scheduler:8786
 
 Grades one class, a folder of its own (:mod:`autograder.classes`: ``--class DIR``, make's ``CLASS=DIR``,
 ``class.local``, or the sample class ``classes/sample``). Reads
@@ -37,6 +37,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -139,17 +140,17 @@ def make_course(settings: dict[str, dict[str, Any]], release: Path, *, root: Pat
 
 
 def task_time_limit(course: Course) -> float:
-    """A task's hard limit (seconds): its notebook's time limit twice (the kernel, then the clean room of
-    :mod:`autograder.cleanroom`) plus a minute for each kernel start the grader may try
-    (``GuardedExecute.start_attempts``) and bookkeeping."""
+    """A grading task's wall-clock limit (seconds), a function of the course's settings: the notebook's time
+    limit twice (``GuardedExecute.notebook_timeout``: the kernel, then the clean room of :mod:`autograder.cleanroom`)
+    plus a kernel's start-up limit (``SandboxedKernelManager.startup_timeout``) for each kernel start the grader
+    may try (``GuardedExecute.start_attempts``), which also leaves the clean room's start-up and the bookkeeping
+    their time."""
     from .preprocessors import GuardedExecute
+    from .sandbox import SandboxedKernelManager
 
-    configured = course.config.GuardedExecute
-
-    def setting(name: str) -> float:
-        return float(configured[name] if name in configured else GuardedExecute.class_traits()[name].default())
-
-    return 2 * setting("notebook_timeout") + 60 * max(1, setting("start_attempts"))
+    executor = GuardedExecute(config=course.config)
+    startup = SandboxedKernelManager(config=course.config).startup_timeout
+    return 2.0 * executor.notebook_timeout + startup * max(1, executor.start_attempts)
 
 
 def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path,
@@ -182,32 +183,46 @@ def run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir
 def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_dir: Path, log,
          scheduler: str | None, cluster, timings: dict[str, float],
          collected: Path | None = None) -> list[SubmissionResult]:
-    from . import feedback, report
-
+    """Generate, grade, write the outputs and say what happened: the grade command's three steps."""
     began = time.perf_counter()
     for assignment in sorted({t.assignment for t in tasks}):
         course.generate(assignment)
     timings["generate"] = time.perf_counter() - began
 
-    width = max((len(t.student) for t in tasks), default=8)
+    # A partial run (--student, --assignment) updates the class's results, it does not replace them;
+    # the earlier run's seconds say which submissions to hand out first.
+    earlier = {(r.student, r.assignment): r for r in _previous(out / "reports" / "results.json")}
+    started = time.perf_counter()
+    results = grade_tasks(course, tasks, workers, scheduler=scheduler, time_limit=task_time_limit(course),
+                          on_result=_progress(log, max((len(t.student) for t in tasks), default=8)),
+                          cluster=cluster, seconds={key: r.seconds for key, r in earlier.items()})
+    elapsed = timings["grade"] = time.perf_counter() - started
+    if cluster is not None:
+        cluster.close(wait=False)  # while the outputs are written; run() waits for it
+    csv_path, page = write_outputs(course, results, earlier, out, feedback_dir, collected)
+    timings["write"] = time.perf_counter() - started - elapsed
+    _summary(log, results, elapsed, scheduler, workers)
+    log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
+    return results
 
+
+def _progress(log, width: int):
+    """The line printed as each submission is graded."""
     def progress(result: SubmissionResult, done: int, total: int) -> None:
         flag = "  NEEDS ATTENTION: " + "; ".join(p.text for p in result.problems if p.attention) \
             if result.status == ATTENTION else ""
         log(f"[{done:>3}/{total}] {result.student:<{width}} {result.assignment:<28} "
             f"{result.score:>5g}/{result.max_score:<4g} ({result.seconds:.1f} s){flag}")
 
-    reports = out / "reports"
-    # A partial run (--student, --assignment) updates the class's results, it does not replace them;
-    # the earlier run's seconds say which submissions to hand out first.
-    earlier = {(r.student, r.assignment): r for r in _previous(reports / "results.json")}
-    started = time.perf_counter()
-    results = grade_tasks(course, tasks, workers, scheduler=scheduler, time_limit=task_time_limit(course),
-                          on_result=progress, cluster=cluster,
-                          seconds={key: r.seconds for key, r in earlier.items()})
-    elapsed = timings["grade"] = time.perf_counter() - started
-    if cluster is not None:
-        cluster.close(wait=False)  # while the outputs are written; run() waits for it
+    return progress
+
+
+def write_outputs(course: Course, results: list[SubmissionResult], earlier: dict[tuple[str, str], SubmissionResult],
+                  out: Path, feedback_dir: Path, collected: Path | None) -> tuple[Path, Path]:
+    """grades.csv, the feedback of ``results`` (and of earlier results an instructor's score changed),
+    results.json and the class report, for every submission in the gradebook; returns the csv's and the
+    report's paths."""
+    from . import feedback, report
 
     table = gbook.scores(course.db_url, course.course_id)
     everyone = dict(earlier)
@@ -217,7 +232,7 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
     # A score an instructor set in the formgrader is what the student gets, as in grades.csv (read from the
     # gradebook); the tests keep the kernel's scores, which the cross-checks compared. An earlier result
     # whose instructor's score changed gets its feedback written again.
-    set_by_instructor = readback.instructor_scores(course, [(r.student, r.assignment) for r in class_results])
+    set_by_instructor = course.book.instructor_scores([(r.student, r.assignment) for r in class_results])
     to_write = {(r.student, r.assignment): r for r in results}
     for r in class_results:
         before = (r.score, list(r.problems))
@@ -236,10 +251,12 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
     csv_path = gbook.export_csv(out / "grades.csv", table, extra)
     for r in to_write.values():
         feedback.write(r, feedback_dir, course.notebook_names(r.assignment)[0])
-    report.save_results(class_results, reports / "results.json")
-    page = report.render(class_results, reports, collection=collection)
-    timings["write"] = time.perf_counter() - started - elapsed
+    report.save_results(class_results, out / "reports" / "results.json")
+    return csv_path, report.render(class_results, out / "reports", collection=collection)
 
+
+def _summary(log, results: list[SubmissionResult], elapsed: float, scheduler: str | None, workers: int) -> None:
+    """What the run did: where it graded, how many need attention and why, the instructors' scores kept."""
     parallel = scheduler is not None or workers > 1
     here = [r for r in results if REGRADED in r.kinds()]
     if parallel and results:
@@ -258,8 +275,6 @@ def _run(course: Course, tasks: list[Task], workers: int, out: Path, feedback_di
         for p in r.problems:
             if p.kind == INSTRUCTOR_SCORE:
                 log(f"  {r.student}/{r.assignment}: {p.text} (kept)")
-    log(f"Grades:   {_rel(csv_path)}\nFeedback: {_rel(feedback_dir)}/<student>/<assignment>/\nReport:   {_rel(page)}")
-    return results
 
 
 def _collection(collected: Path | None, extra: dict[tuple[str, str], dict[str, str]],
@@ -311,8 +326,21 @@ def _rel(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.grade", description=__doc__.split("\n\n")[0])
+def _announce(course: Course, tasks: int, workers: int, scheduler: str | None, unsandboxed: bool) -> str:
+    """The line that says what is about to be graded, where and how."""
+    if scheduler:
+        how = f"on the workers of the Dask scheduler at {scheduler}"
+    elif workers == 1:
+        how = "one at a time"
+    else:
+        how = f"on a Dask LocalCluster of {workers} workers"
+    gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
+    return (f"Grading {tasks} submission(s) from {_rel(course.submissions)} {how}, "
+            f"{gradebook} gradebook{'' if unsandboxed else ', each kernel in the sandbox'}...")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="autograder grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=None,
                         help=f"worker processes of the Dask LocalCluster (default: one per core and one more = {default_workers()}); "
                              "1 grades one submission at a time in this process")
@@ -338,6 +366,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unsandboxed", action="store_true",
                         help="run students' code WITHOUT the sandbox (only for code you trust)")
     parser.add_argument("--verbose", "-v", action="store_true", help="say more, nbgrader's own log included")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``autograder grade``: parse and check the options, then grade the class (:func:`run`)."""
+    parser = _parser()
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
     if args.scheduler and not (args.db or "").startswith("postgres"):
@@ -363,10 +397,11 @@ def main(argv: list[str] | None = None) -> int:
     except SandboxUnavailable as err:
         print(err, file=sys.stderr)
         return 2
-    out = (args.out or klass.output).resolve()
-    coursedir: dict[str, Any] = {"autograded_directory": str(out / "autograded"),
-                                 "feedback_directory": str(out / "feedback"),
-                                 "db_url": f"sqlite:///{out / 'gradebook.db'}" if args.out else klass.db_url}
+    if args.out:
+        klass = replace(klass, out=args.out.resolve())
+    out = klass.output.resolve()
+    coursedir: dict[str, Any] = klass.coursedir()
+    coursedir.pop("submitted_directory")  # the Course reads `submissions` and nbgrader its staged copies
     if args.db:
         coursedir["db_url"] = gbook.gradebook_url(args.db)
     out.mkdir(parents=True, exist_ok=True)
@@ -386,20 +421,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"No submissions{of}{by} to grade in {_rel(course.submissions)}.")
             return 0
         workers = min(args.workers or default_workers(), len(tasks))
-        if args.scheduler:
-            how = f"on the workers of the Dask scheduler at {args.scheduler}"
-        elif workers == 1:
-            how = "one at a time"
-        else:
-            how = f"on a Dask LocalCluster of {workers} workers"
-        gradebook = "PostgreSQL" if course.db_url.startswith("postgres") else "SQLite"
-        print(f"Grading {len(tasks)} submission(s) from {_rel(course.submissions)} {how}, "
-              f"{gradebook} gradebook{'' if args.unsandboxed else ', each kernel in the sandbox'}...")
+        print(_announce(course, len(tasks), workers, args.scheduler, args.unsandboxed))
         # The class's roster names the class's students: not those of a submissions folder given instead of the class's.
         roster = class_roster(klass) if submissions == klass.submitted.resolve() else None
         if roster:
-            gbook.set_names(course.db_url, course.course_id,
-                            [(st.student_id, *st.names(), st.email) for st in roster.students])
+            course.book.set_names([(st.student_id, *st.names(), st.email) for st in roster.students])
         results = run(course, tasks, workers, out, course.root / course.coursedir.feedback_directory,
                       scheduler=args.scheduler, collected=klass.collected)
         if (args.scheduler or workers > 1) and results and all(REGRADED in r.kinds() for r in results):

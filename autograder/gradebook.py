@@ -2,10 +2,13 @@
 
 Parallel grading never lets two processes write the same SQLite file: every
 worker autogrades into its own scratch copy of the gradebook, reads back what
-nbgrader recorded for the submission it graded (:func:`read_rows`: the same
+nbgrader recorded for the submission it graded (:meth:`Book.rows`: the same
 fields nbgrader's ``SaveAutoGrades`` writes) and hands those rows to the parent
-process, the only writer of the course's gradebook (:func:`write_rows`). The rows
+process, the only writer of the course's gradebook (:meth:`RowWriter.write`). The rows
 are plain data, so they can come from another process or another machine.
+
+:class:`Book` is the grader's one writer of a gradebook: every write it makes, besides
+nbgrader's own autograde and generate steps, is one of its methods.
 
 :func:`dump` reads a whole gradebook into plain data: two gradebooks hold the
 same grades exactly when their dumps are equal (the tests compare a parallel run
@@ -34,7 +37,7 @@ def alembic_head() -> str:
     ``alembic heads`` in a subprocess (``nbgrader.api.get_alembic_version``): 3-4 s on a
     2-core machine, paid for every new gradebook (each scratch course of the fairness
     proofs, the benchmark and the tests). The same answer, read from nbgrader's
-    migration scripts once per process, is installed in its place below.
+    migration scripts once per process, is used in its place (:func:`read_alembic_head_here`).
     """
     from alembic.config import Config
     from alembic.script import ScriptDirectory
@@ -48,7 +51,11 @@ def alembic_head() -> str:
     return head
 
 
-nbgrader.api.get_alembic_version = alembic_head
+def read_alembic_head_here() -> None:
+    """Make nbgrader read its schema's newest revision in this process (:func:`alembic_head`) rather than run
+    ``alembic heads``, when it creates a gradebook. Called by the grader's entry points that may create one
+    (:class:`autograder.engine.Course`, :class:`Book`), not at import: importing the module changes nothing."""
+    nbgrader.api.get_alembic_version = alembic_head
 
 
 @dataclass
@@ -86,45 +93,142 @@ def read_rows(gb: Gradebook, assignment: str, student: str) -> SubmissionRows:
     return rows
 
 
-def write_rows(gb: Gradebook, rows: SubmissionRows) -> None:
-    """Record a submission's autograded rows (creating the student and submission when needed), in one commit."""
-    gb.update_or_create_student(rows.student)
-    kwargs = {"timestamp": rows.timestamp} if rows.timestamp else {}
-    gb.update_or_create_submission(rows.assignment, rows.student, **kwargs)
-    for cells, find in ((rows.grades, gb.find_grade), (rows.comments, gb.find_comment)):
-        for notebook, by_id in cells.items():
-            for cell_id, values in by_id.items():
-                row = find(cell_id, notebook, rows.assignment, rows.student)
-                for name, value in values.items():
-                    if name in AUTO_FIELDS:
-                        setattr(row, name, value)
-    for notebook, values in rows.notebooks.items():
-        nb = gb.find_submission_notebook(notebook, rows.assignment, rows.student)
-        for name, value in values.items():
-            if name in AUTO_FIELDS:
-                setattr(nb, name, value)
-    gb.db.commit()
+class Book:
+    """The course's gradebook, as the grader writes it: every write the grader makes goes through here.
+
+    nbgrader's own autograde step records the kernel's scores (its ``SaveAutoGrades``) and its
+    ``generate_assignment`` records the assignment; everything else the grader writes (a submission
+    with nothing gradable, the clean room's changed scores, a worker's rows, the class's students
+    and their names) is one of these methods, each in one commit. ``tests/grading/test_pipeline.py``
+    checks that no other module of the package writes a gradebook.
+
+    Args:
+        db_url: the gradebook's URL (SQLite or PostgreSQL).
+        course_id: nbgrader's course id.
+    """
+
+    def __init__(self, db_url: str, course_id: str) -> None:
+        self.db_url, self.course_id = db_url, course_id
+        read_alembic_head_here()
+
+    def _open(self) -> Gradebook:
+        return Gradebook(self.db_url, self.course_id)
+
+    # -- reading --------------------------------------------------------------------------
+    def auto_scores(self, assignment: str, student: str,
+                    notebooks: Iterable[str]) -> dict[str, dict[str, float | None] | None]:
+        """The kernel's score of each test cell, by notebook: ``{notebook: {grade_id: auto_score}}``, ``None``
+        for a notebook the gradebook has no entry for (it was not graded)."""
+        found: dict[str, dict[str, float | None] | None] = {}
+        with self._open() as gb:
+            for name in notebooks:
+                try:
+                    graded = gb.find_submission_notebook(name, assignment, student)
+                except MissingEntry:
+                    found[name] = None
+                    continue
+                found[name] = {g.name: None if g.auto_score is None else float(g.auto_score) for g in graded.grades}
+        return found
+
+    def rows(self, assignment: str, student: str) -> SubmissionRows | None:
+        """What the gradebook holds about one submission (``None``: nothing, nbgrader recorded nothing)."""
+        with self._open() as gb:
+            try:
+                return read_rows(gb, assignment, student)
+            except MissingEntry:
+                return None
+
+    def instructor_scores(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
+        """nbgrader's score of each ``(student, assignment)`` of ``keys`` whose grades an instructor set by hand.
+
+        A grade an instructor changed in the formgrader has a manual score (it replaces the
+        automatic one) or extra credit (added to it); the submission's score in the gradebook,
+        what grades.csv and the LMS export show, counts both. Submissions without either, or
+        not in the gradebook, are left out.
+        """
+        from nbgrader.api import Grade
+
+        wanted = set(keys)
+        found = {}
+        with self._open() as gb:
+            for grade in gb.db.query(Grade).filter(Grade.manual_score.is_not(None) | Grade.extra_credit.is_not(None)):
+                submission = grade.notebook.assignment
+                key = (submission.student.id, submission.assignment.name)
+                if key in wanted and (grade.manual_score is not None or grade.extra_credit):
+                    found[key] = float(submission.score)
+        return found
+
+    # -- writing --------------------------------------------------------------------------
+    def record_zero(self, assignment: str, student: str) -> None:
+        """A submission with nothing gradable: every test scores 0, as nbgrader does for a missing notebook."""
+        with self._open() as gb:
+            gb.update_or_create_student(student)
+            submission = gb.update_or_create_submission(assignment, student)
+            for nb in submission.notebooks:
+                for grade in nb.grades:
+                    grade.auto_score = 0
+                    grade.needs_manual_grade = False
+            gb.db.commit()
+
+    def set_auto_scores(self, assignment: str, student: str, cells: Iterable[tuple[str, str, float]]) -> None:
+        """Replace the kernel's score of some test cells (``[(notebook, grade_id, points)]``): what the clean
+        room changed (:func:`autograder.crosscheck.check`)."""
+        with self._open() as gb:
+            for notebook, grade_id, points in cells:
+                gb.find_grade(grade_id, notebook, assignment, student).auto_score = points
+            gb.db.commit()
+
+    def add_students(self, students: Iterable[str]) -> None:
+        """Create these students (once each, before workers that share the gradebook write at the same time)."""
+        with self._open() as gb:
+            for student in sorted(set(students)):
+                gb.update_or_create_student(student)
+
+    def set_names(self, students: Iterable[tuple[str, str, str, str]]) -> None:
+        """Give the gradebook's students their names and email ((id, first, last, email) each, from the class's
+        roster), so that the formgrader shows "Silva, Ana" rather than "None, None"; students not yet in the
+        gradebook are added (the formgrader then lists who has not submitted)."""
+        with self._open() as gb:
+            for student_id, first, last, email in students:
+                gb.update_or_create_student(student_id, first_name=first or None, last_name=last or None,
+                                            email=email or None)
+
+    def writer(self) -> RowWriter:
+        """A writer of worker rows that keeps the gradebook open for a whole run (``with book.writer() as w``)."""
+        return RowWriter(self._open())
 
 
-def set_names(db_url: str, course_id: str, students: Iterable[tuple[str, str, str, str]]) -> None:
-    """Give the gradebook's students their names and email ((id, first, last, email) each, from the class's
-    roster), so that the formgrader shows "Silva, Ana" rather than "None, None"; students not yet in the
-    gradebook are added (the formgrader then lists who has not submitted)."""
-    with Gradebook(db_url, course_id) as gb:
-        for student_id, first, last, email in students:
-            gb.update_or_create_student(student_id, first_name=first or None, last_name=last or None,
-                                        email=email or None)
+class RowWriter:
+    """The gradebook kept open while a run's submissions arrive from its workers: :meth:`write` records one
+    submission's autograded rows (creating the student and submission when needed), in one commit."""
 
+    def __init__(self, gb: Gradebook) -> None:
+        self.gb = gb
 
-def record_zero(gb: Gradebook, assignment: str, student: str) -> None:
-    """A submission with nothing gradable: every test scores 0, as nbgrader does for a missing notebook."""
-    gb.update_or_create_student(student)
-    submission = gb.update_or_create_submission(assignment, student)
-    for nb in submission.notebooks:
-        for grade in nb.grades:
-            grade.auto_score = 0
-            grade.needs_manual_grade = False
-    gb.db.commit()
+    def __enter__(self) -> RowWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.gb.close()
+
+    def write(self, rows: SubmissionRows) -> None:
+        gb = self.gb
+        gb.update_or_create_student(rows.student)
+        kwargs = {"timestamp": rows.timestamp} if rows.timestamp else {}
+        gb.update_or_create_submission(rows.assignment, rows.student, **kwargs)
+        for cells, find in ((rows.grades, gb.find_grade), (rows.comments, gb.find_comment)):
+            for notebook, by_id in cells.items():
+                for cell_id, values in by_id.items():
+                    row = find(cell_id, notebook, rows.assignment, rows.student)
+                    for name, value in values.items():
+                        if name in AUTO_FIELDS:
+                            setattr(row, name, value)
+        for notebook, values in rows.notebooks.items():
+            nb = gb.find_submission_notebook(notebook, rows.assignment, rows.student)
+            for name, value in values.items():
+                if name in AUTO_FIELDS:
+                    setattr(nb, name, value)
+        gb.db.commit()
 
 
 def copy_database(source_url: str, dest: Path) -> str:

@@ -80,8 +80,6 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
             record(course.autograde(task.assignment, task.student))
         return sorted(results, key=lambda r: (r.assignment, r.student))
 
-    from nbgrader.api import Gradebook
-
     shared = not course.db_url.startswith("sqlite")
     if scheduler and not shared:
         raise ValueError("grading on a Dask cluster needs a PostgreSQL gradebook (--db postgresql://...)")
@@ -91,18 +89,17 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
     try:
         db_url = course.db_url if shared else gbook.copy_database(course.db_url, scratch / "base.db")
         plugin = GraderPlugin(uuid.uuid4().hex[:12], course.spec(), db_url, str(scratch))
-        with Gradebook(course.db_url, course.course_id) as gb:
-            if shared:  # workers write into this gradebook at the same time: each student is created
-                # once, here, instead of by two workers racing (a duplicate key fails one of the tasks)
-                for student in sorted({t.student for t in tasks}):
-                    gb.update_or_create_student(student)
+        if shared:  # workers write into this gradebook at the same time: each student is created
+            # once, here, instead of by two workers racing (a duplicate key fails one of the tasks)
+            course.book.add_students(t.student for t in tasks)
+        with course.book.writer() as gradebook:
 
             def arrived(outcome: Outcome) -> None:
                 task: Task = outcome.task[1]
                 if outcome.ok:
                     graded: Graded = outcome.value
                     if graded.rows is not None:
-                        gbook.write_rows(gb, graded.rows)
+                        gradebook.write(graded.rows)
                     if outcome.timed_out:
                         graded.result.add("time_limit", "grading took longer than its time limit; its kernel "
                                                         "was stopped", True, "la corrección superó su tiempo "

@@ -1,30 +1,31 @@
 """Reading a graded submission back: score and per-test results from the gradebook and the autograded copy.
 
 The gradebook says how many points each test cell scored; the autograded notebook
-says what a failing test printed. :func:`read_result` joins the two into a
+says what a failing test printed. :func:`read_result` (the pipeline's "read back" stage,
+:mod:`autograder.pipeline`) joins the two, given as plain data, into a
 :class:`~autograder.results.SubmissionResult`; every message is the test's exception
 type and text (no traceback, no source), with hidden test lines removed.
 
 A test's points are its *automatic* score (what the kernel's run earned, which the
 cross-checks compare with the clean room), never a manual score an instructor set in the
 formgrader. What the student gets is nbgrader's score, where a manual score wins:
-:func:`instructor_scores` reads it for the submissions an instructor adjusted and
+:meth:`autograder.gradebook.Book.instructor_scores` reads it for the submissions an instructor adjusted and
 :func:`set_instructor_score` makes it the result's score, saying so.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import nbformat
 
 from .preprocessors import GRADER_ERRORS, NOT_RUN
 from .results import INSTRUCTOR_SCORE, Problem, SubmissionResult, TestResult
-from .testcells import grade_id, hidden_code, redact, test_descriptions
+from .testcells import grade_id, redact
+
+if TYPE_CHECKING:
+    from .pipeline import Submission
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -49,17 +50,6 @@ def failure_message(cell: nbformat.NotebookNode) -> str:
     return ""
 
 
-def autograded_notebook(course: Any, assignment: str, student: str, name: str) -> nbformat.NotebookNode | None:
-    """The autograded copy of one notebook (``None`` when nbgrader left none or it cannot be read)."""
-    path = Path(course.directory(course.coursedir.autograded_directory, assignment, student)) / f"{name}.ipynb"
-    if not path.exists():
-        return None
-    try:
-        return nbformat.read(path, as_version=4)
-    except (OSError, ValueError, json.JSONDecodeError):
-        return None
-
-
 def test_result(gid: str, description: str, points: float, score: float | None, message: str | None,
                 hidden: tuple[str, ...]) -> TestResult:
     """One test's result: passed when it ran (``score`` not None) and scored all its ``points``; a
@@ -71,63 +61,35 @@ def test_result(gid: str, description: str, points: float, score: float | None, 
     return TestResult(gid, description or gid, score or 0.0, points, False, redact(text, hidden))
 
 
-def read_result(course: Any, assignment: str, student: str) -> SubmissionResult:
-    """Score and per-test results of a graded submission (0 for everything missing)."""
-    from nbgrader.api import Gradebook, MissingEntry
+def read_result(sub: Submission, scores: dict[str, dict[str, float | None] | None]) -> SubmissionResult:
+    """Score and per-test results of a graded submission (0 for everything missing).
 
-    described = test_descriptions(assignment, course.source)
-    hidden = hidden_code(assignment, course.source)
+    Args:
+        sub: the submission (:class:`autograder.pipeline.Submission`), its autograded copy read there.
+        scores: the kernel's score of each test, by notebook, from the gradebook
+            (:meth:`autograder.gradebook.Book.auto_scores`); ``None`` for a notebook it has no entry for.
+    """
     tests: list[TestResult] = []
     problems: list[Problem] = []
-    with Gradebook(course.db_url, course.course_id) as gb:
-        for name in course.notebook_names(assignment):
-            graded_nb = autograded_notebook(course, assignment, student, name)
-            outputs = {}
-            if graded_nb is not None:
-                for cell in graded_nb.cells:
-                    gid = grade_id(cell)
-                    if gid:
-                        outputs[gid] = cell
-            try:
-                sub_nb = gb.find_submission_notebook(name, assignment, student)
-                grades = {g.name: g for g in sub_nb.grades}
-            except MissingEntry:
-                grades = {}
-                problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True, f"{name}.ipynb no se corrigió"))
-            for gid, (description, points) in described.items():
-                grade = grades.get(gid)
-                # The kernel's own result: a manual score is the instructor's, applied after the checks.
-                score = float(grade.auto_score) if grade is not None and grade.auto_score is not None else 0.0
-                cell = outputs.get(gid)
-                message = failure_message(cell) if cell is not None else None
-                tests.append(test_result(gid, description, points, score if grade is not None else None,
-                                         message, hidden))
+    for name in sub.assignment.notebooks:
+        graded_nb = sub.graded(name)
+        outputs = {grade_id(cell): cell for cell in graded_nb.cells if grade_id(cell)} if graded_nb is not None else {}
+        grades = scores.get(name)
+        if grades is None:
+            grades = {}
+            problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True, f"{name}.ipynb no se corrigió"))
+        for gid, (description, points) in sub.assignment.tests.items():
+            # The kernel's own result: a manual score is the instructor's, applied after the checks.
+            score = grades.get(gid) or 0.0
+            cell = outputs.get(gid)
+            message = failure_message(cell) if cell is not None else None
+            tests.append(test_result(gid, description, points, score if gid in grades else None,
+                                     message, sub.assignment.hidden))
     max_score = sum(t.max_points for t in tests)
-    result = SubmissionResult(student, assignment, sum(t.points for t in tests), max_score, tests)
+    result = SubmissionResult(sub.student, sub.assignment.name, sum(t.points for t in tests), max_score, tests)
     for p in problems:
         result.add(p.kind, p.text, p.attention, p.text_es)
     return result
-
-
-def instructor_scores(course: Any, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
-    """nbgrader's score of each ``(student, assignment)`` of ``keys`` whose grades an instructor set by hand.
-
-    A grade an instructor changed in the formgrader has a manual score (it replaces the
-    automatic one) or extra credit (added to it); the submission's score in the gradebook,
-    what grades.csv and the LMS export show, counts both. Submissions without either, or
-    not in the gradebook, are left out.
-    """
-    from nbgrader.api import Grade, Gradebook
-
-    wanted = set(keys)
-    scores = {}
-    with Gradebook(course.db_url, course.course_id) as gb:
-        for grade in gb.db.query(Grade).filter(Grade.manual_score.is_not(None) | Grade.extra_credit.is_not(None)):
-            submission = grade.notebook.assignment
-            key = (submission.student.id, submission.assignment.name)
-            if key in wanted and (grade.manual_score is not None or grade.extra_credit):
-                scores[key] = float(submission.score)
-    return scores
 
 
 def set_instructor_score(result: SubmissionResult, score: float | None) -> None:

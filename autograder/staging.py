@@ -1,7 +1,7 @@
 """Staging: a submission copied, repaired, into a private folder before nbgrader sees it.
 
 The submissions folder is never modified. :func:`stage` copies one student's
-submission into the course's staging folder, where
+submission (:class:`autograder.pipeline.Submission`) into its staging folder, where
 
 - a renamed notebook is taken under its expected name (when exactly one spare
   notebook holds its cells),
@@ -20,12 +20,15 @@ import json
 import shutil
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import nbformat
 
 from .results import Problem
-from .testcells import grade_id, is_test, test_descriptions
+from .testcells import grade_id, is_test
+
+if TYPE_CHECKING:
+    from .pipeline import Submission
 
 
 def read_notebook(path: Path) -> tuple[nbformat.NotebookNode | None, str]:
@@ -53,34 +56,28 @@ def read_notebook(path: Path) -> tuple[nbformat.NotebookNode | None, str]:
     return nb, ""
 
 
-def staged_folder(course: Any, assignment: str, student: str) -> Path:
-    """Where :func:`stage` puts one student's repaired copy of an assignment (what nbgrader grades)."""
-    return Path(course.staging) / student / assignment
-
-
-def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -> list[str]:
-    """Copy a submission into ``course.staging``, repaired; returns the notebooks that can be graded.
+def stage(sub: Submission) -> list[str]:
+    """Copy a submission into ``sub.staged``, repaired; returns the notebooks that can be graded.
 
     Args:
-        course: the :class:`~autograder.engine.Course` grading it.
-        problems: what was wrong with the submission is appended here.
+        sub: the submission (:class:`autograder.pipeline.Submission`); what was wrong with it is
+            appended to ``sub.problems``.
     """
-    raw = course.submitted(assignment, student)
-    dest = staged_folder(course, assignment, student)
+    raw, dest, problems, assignment = sub.submitted, sub.staged, sub.problems, sub.assignment.name
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     if not raw.is_dir():
         problems.append(Problem("missing_notebook", f"nothing was submitted for {assignment}", True,
                                 f"no se entregó nada para {assignment}"))
         return []
-    expected = course.notebook_names(assignment)
+    expected = sub.assignment.notebooks
     present = sorted(p for p in raw.glob("*.ipynb") if p.is_file())
     spare = [p for p in present if p.stem not in expected]
     staged = []
     for name in expected:
         path = raw / f"{name}.ipynb"
         if not path.exists():
-            path = _renamed(course.released(assignment, name), spare)
+            path = _renamed(sub.assignment.released[name], spare)
             if path is None:
                 files = sorted(p.name for p in raw.iterdir() if not p.name.startswith("."))
                 found = f" (the folder holds {', '.join(files)})" if files else " (the folder is empty)"
@@ -99,7 +96,7 @@ def stage(course: Any, assignment: str, student: str, problems: list[Problem]) -
             problems.append(Problem("invalid_notebook", f"{path.name} could not be graded: {why}", True,
                                     f"no se pudo corregir {path.name}: {why}"))
             continue
-        nb = repair(nb, course.released(assignment, name), test_descriptions(assignment, course.source), problems)
+        nb = repair(nb, sub.assignment.released[name], sub.assignment.tests, problems)
         nbformat.write(nb, dest / f"{name}.ipynb")
         staged.append(name)
     stamp = raw / "timestamp.txt"

@@ -28,6 +28,7 @@ from distributed import WorkerPlugin, get_worker
 
 from . import gradebook as gbook
 from .engine import Course, CourseSpec
+from .process import prepare
 from .results import SubmissionResult
 
 PLUGIN_PREFIX = "autograder-run-"
@@ -61,17 +62,12 @@ class Grader:
         self.own_copy = db_url is not None and db_url.startswith("sqlite")
 
     def grade(self, task: Task) -> Graded:
-        from nbgrader.api import Gradebook, MissingEntry
-
         result = self.course.autograde(task.assignment, task.student)
         rows = None
         if self.own_copy:
-            with Gradebook(self.course.db_url, self.course.course_id) as gb:
-                try:
-                    rows = gbook.read_rows(gb, task.assignment, task.student)
-                except MissingEntry:
-                    result.add("not_graded", "nbgrader recorded nothing for this submission", True,
-                               "nbgrader no registró nada de esta entrega")
+            rows = self.course.book.rows(task.assignment, task.student)
+            if rows is None:
+                result.flag("not_recorded")
         return Graded(result, rows, os.getpid())
 
 
@@ -92,6 +88,7 @@ class GraderPlugin(WorkerPlugin):
         self.copy: Path | None = None
 
     def setup(self, worker: Any = None) -> None:
+        prepare()  # the worker's process, if autograder.boot did not (a `dask worker` started by hand)
         self.grader, self.copy = None, None
 
     def grade(self, task: Task) -> Graded:
@@ -136,8 +133,8 @@ def warm_up(spec: CourseSpec) -> int:
         kernels = kernel_fork_settings(course.config)
         if kernels is not None:
             started += cleanroom.prestart(*kernels)
-        clean = cleanroom.settings(course.config)
-        if crosscheck.enabled(course.config) and clean.fork:
+        clean = crosscheck.options(course.config)
+        if clean is not None and clean.fork:
             started += cleanroom.prestart(clean)
     except Exception as err:  # noqa: BLE001 - only a head start: the first task starts what it needs
         log.debug("The worker's warm-up stopped (%s); its first task starts what it needs.", err)

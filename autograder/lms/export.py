@@ -209,10 +209,10 @@ def _feedback_in_step(db_url: str, course_id: str, graded: dict[tuple[str, str],
     ``results.json`` and the class report). Raises :class:`ExportError` (nothing exported) for a page that
     still disagrees with the gradebook and cannot be brought in step here (graded again elsewhere, say).
     """
-    from types import SimpleNamespace
 
     from .. import feedback as pages
     from .. import readback, report
+    from ..gradebook import Book
 
     if not results.exists():
         return
@@ -224,8 +224,7 @@ def _feedback_in_step(db_url: str, course_id: str, graded: dict[tuple[str, str],
              and abs(graded[(r.student, r.assignment)].score - r.score) > 1e-9]
     if not stale:
         return
-    by_hand = readback.instructor_scores(SimpleNamespace(db_url=db_url, course_id=course_id),
-                                         [(r.student, r.assignment) for r in stale])
+    by_hand = Book(db_url, course_id).instructor_scores([(r.student, r.assignment) for r in stale])
     wrong = []
     for r in stale:
         gradebook_score = graded[(r.student, r.assignment)].score
