@@ -22,6 +22,7 @@ Python's format specifications, the templates know three more (:class:`_Formatte
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -149,6 +150,22 @@ def words(phrase: str, **fields: Any) -> Words:
     return Words(_render(found.en, "en", fields), _render(found.es, "es", fields))
 
 
+def parse(kind: str, text: str, language: str = "en") -> dict[str, str] | None:
+    """The fields a problem's ``text`` (in ``language``) was made with, read back with its kind's template.
+
+    For kinds whose fields are written as they are (no plural or list specification). ``None``
+    when ``text`` is not a text of ``kind``.
+    """
+    pattern, seen = "", set()
+    for literal, name, _, _ in string.Formatter().parse(getattr(KINDS[kind], language)):
+        pattern += re.escape(literal)
+        if name is not None:
+            pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.*?)"
+            seen.add(name)
+    found = re.fullmatch(pattern, text, re.DOTALL)
+    return found.groupdict() if found else None
+
+
 def scan_findings(found: Mapping[str, list[tuple[str, int]]]) -> Words:
     """What the code scan found, for :data:`SUSPICIOUS`: ``{category: [(cell, line), ...]}`` in order.
 
@@ -187,6 +204,13 @@ PHRASES: dict[str, Words] = {
     "cells_after": Words("the cells after it were not run", "las celdas posteriores no se ejecutaron"),
     "tests_after": Words("the {n} test{n:|s} after it were not run",
                          "{n:el test posterior no se ejecutó|los {n} tests posteriores no se ejecutaron}"),
+    # a syntax error's place, for IPython's name of the cell's file ("3996864638.py", line 3: autograder.unparsed)
+    "line_of_cell": Words("(line {line} of that cell)", "(línea {line} de esa celda)"),
+    "cell_line": Words("{cell}, line {line}", "{cell}, línea {line}"),
+    # the message of a test that failed only because the answer does not parse (autograder.unparsed)
+    "not_parsed": Words("not run: the answer does not parse (a syntax error in {where}), so nothing in it was "
+                        "defined; fix that first", "no se ejecutó: la respuesta no se puede leer (un error de "
+                        "sintaxis en {where}), así que no se definió nada de ella; corrige eso primero"),
     # what a submission's folder held when a notebook was missing (staging)
     "folder_holds": Words(" (the folder holds {files})", " (la carpeta contiene {files})"),
     "folder_empty": Words(" (the folder is empty)", " (la carpeta está vacía)"),

@@ -22,37 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import pyast
+from . import problems, pyast
 
-SUSPICIOUS = "suspicious_code"  # the problem kind this module adds
-
-# What each category means, in the words the feedback uses.
-CATEGORIES = {
-    "kernel": "reaches into the notebook kernel's machinery",
-    "tracing": "switches on the interpreter's tracing, profiling or monitoring hooks",
-    "builtins": "changes or hides Python's built-in functions",
-    "frames": "reads or changes other code's stack frames or live objects",
-    "lowlevel": "uses low-level memory access",
-    "code": "changes the code of existing functions",
-    "imports": "changes the import system",
-    "test_tools": "changes a module or class the tests use",
-    "dynamic": "runs code built from text",
-    "signals": "changes the handling of signals and timers",
-    "identity": "makes objects lie about their class or about what they equal",
-}
-CATEGORIES_ES = {  # the same, for the feedback of a Spanish-edition submission
-    "kernel": "accede a la maquinaria del kernel del notebook",
-    "tracing": "activa los ganchos de trazado, perfilado o monitorización del intérprete",
-    "builtins": "cambia u oculta funciones integradas de Python",
-    "frames": "lee o cambia los marcos de pila u objetos vivos de otro código",
-    "lowlevel": "usa acceso a memoria de bajo nivel",
-    "code": "cambia el código de funciones existentes",
-    "imports": "cambia el sistema de importación",
-    "test_tools": "cambia un módulo o una clase que usan los tests",
-    "dynamic": "ejecuta código construido a partir de texto",
-    "signals": "cambia el manejo de señales y temporizadores",
-    "identity": "hace que los objetos mientan sobre su clase o sobre a qué son iguales",
-}
+SUSPICIOUS = problems.SUSPICIOUS  # the problem kind this module adds
+# What each category means, in the words the feedback uses: problems.SCAN_CATEGORIES.
 
 # IPython magics an honest notebook may use (as IPython rewrites them: run_line_magic("time", ...)).
 BENIGN_MAGICS = {"time", "timeit", "matplotlib", "pip", "conda", "who", "whos", "pwd", "ls", "history",
@@ -163,7 +136,7 @@ class Flag:
 
     @property
     def text(self) -> str:
-        return CATEGORIES[self.category]
+        return problems.SCAN_CATEGORIES[self.category].en
 
 
 class _Visitor(ast.NodeVisitor):
@@ -374,17 +347,7 @@ def report(result: Any, flags: list[Flag]) -> None:
     """
     if not flags:
         return
-    by_category: dict[str, list[Flag]] = {}
+    found: dict[str, list[tuple[str, int]]] = {}
     for flag in flags:
-        by_category.setdefault(flag.category, []).append(flag)
-
-    def sentence(categories: dict[str, str], cell: str, line: str) -> str:
-        def where(found: list[Flag]) -> str:
-            named = [f"{f.cell.replace('cell ', cell)} {line} {f.line}" for f in found[:3]]
-            return f"({', '.join(named)}{', ...' if len(found) > 3 else ''})"
-        return "; ".join(f"{categories[c]} {where(found)}" for c, found in by_category.items())
-
-    result.add(SUSPICIOUS, "the submission's code " + sentence(CATEGORIES, "cell ", "line")
-               + ". This does not change the score; an instructor will read it", True,
-               "el código de la entrega " + sentence(CATEGORIES_ES, "celda ", "línea")
-               + ". Esto no cambia la nota; lo leerá un profesor")
+        found.setdefault(flag.category, []).append((flag.cell, flag.line))
+    result.flag(SUSPICIOUS, found=problems.scan_findings(found))

@@ -195,10 +195,11 @@ def test_no_catalogued_answer_is_flagged_by_the_cross_checks(verdicts, assignmen
     """The clean room, the scan (autograder.crosscheck) and the helper-package check (autograder.guard) flag none
     of the solution, stub, right or wrong answers: an answer that imports, subclasses or uses ``toolfaults``
     (the ``right_helpers_*`` answers, graded in full everywhere) is not taken for tampering."""
-    from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, OVERRULED, UNFINISHED
+    from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, KERNEL_KEPT, OVERRULED, UNFINISHED
+    from autograder.problems import RECHECK_FAILED, TAMPERED
     from autograder.scan import SUSPICIOUS
 
-    flags = (CHANGED, CHANNEL, DIFFERS, OVERRULED, UNFINISHED, SUSPICIOUS, "tampered")
+    flags = (CHANGED, CHANNEL, DIFFERS, KERNEL_KEPT, OVERRULED, UNFINISHED, RECHECK_FAILED, SUSPICIOUS, TAMPERED)
     for name, verdict in verdicts(assignment).items():
         if verdict.graded_by != "nbgrader":
             continue

@@ -422,3 +422,23 @@ def test_the_kinds_other_modules_name_are_registered():
              problems.RECHECK_FAILED, problems.SUSPICIOUS]
     assert set(named) <= set(KINDS)
     assert isinstance(words("folder_empty"), Words)
+
+
+def test_a_text_reads_back_into_its_fields():
+    made = problem("syntax_error", label=words("label_cell", number=5, quote=" (def f(x):"),
+                   error="SyntaxError: bad (line 3 of that cell)")
+    assert problems.parse("syntax_error", made.text) == {"label": "cell 5 (def f(x):",
+                                                         "error": "SyntaxError: bad (line 3 of that cell)"}
+    assert problems.parse("syntax_error", made.text_es, "es")["label"] == "la celda 5 (def f(x):"
+    assert problems.parse("syntax_error", "cell 5 printed 3 characters; the grader cut the output") is None
+    score = problem("instructor_score", tests=3, out_of=10, total=7)
+    assert problems.parse("instructor_score", score.text) == {"tests": "3", "out_of": "10", "total": "7"}
+
+
+def test_every_category_the_scan_finds_has_its_words():
+    from autograder import scan
+
+    source = (PACKAGE / "scan.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'hit\([^)]*"(\w+)"', source)) | set(re.findall(r',\s*"(\w+)"\),?\n', source))
+    used = {c for c in [*scan.NAMES.values(), *scan.MODULES.values(), *named] if c}
+    assert used and used <= set(SCAN_CATEGORIES), used - set(SCAN_CATEGORIES)

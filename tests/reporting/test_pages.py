@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from autograder import feedback, pages, report
+from autograder.problems import words
 from autograder.results import ATTENTION, SubmissionResult
 
 HERE = Path(__file__).parent
@@ -142,7 +143,7 @@ def test_a_student_name_with_markup_is_escaped_everywhere(tmp_path):
         "student": "<b>o'brien</b>", "assignment": "04_validate_then_execute", "score": 1, "max_score": 2,
         "tests": [{"grade_id": "t1", "description": "Retries <twice>", "points": 1, "max_points": 2,
                    "passed": False, "message": "AssertionError: x < y"}]})
-    r.add("timeout", "<i>stopped</i> after 10 s", attention=True)
+    r.flag("kernel_died", label="<i>stopped</i>", after=words("cells_after"))  # needs attention: both lists
     page = feedback.render_html(r)
     report_page = report.render([r], tmp_path).read_text()
     for text in (page, report_page):

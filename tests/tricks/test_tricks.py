@@ -14,13 +14,14 @@ import html
 import pytest
 
 from autograder import feedback
-from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, UNFINISHED
+from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, KERNEL_KEPT, UNFINISHED
+from autograder.problems import RECHECK_FAILED
 from autograder.scan import SUSPICIOUS
 from autograder.tricks import Outcome, load_tricks, prove
 
 TRICKS = load_tricks()
 NAMES = [t.name for t in TRICKS]
-OURS = (CHANGED, CHANNEL, DIFFERS, UNFINISHED, SUSPICIOUS)
+OURS = (CHANGED, CHANNEL, DIFFERS, KERNEL_KEPT, UNFINISHED, RECHECK_FAILED, SUSPICIOUS)
 # Words that would tell a learner how a trick works; the feedback must not use them.
 TEACHING = ("transformer", "get_ipython", "settrace", "setprofile", "set_custom_exc", "run_cell", "_getframe",
             "f_trace", "events.register", "__builtins__", "builtins.")
@@ -135,7 +136,7 @@ def test_a_submission_nbgrader_could_not_grade_is_still_cross_checked(tmp_path):
     found = {p.kind: p for p in result.problems}
     assert CHANGED in found and SUSPICIOUS in found, [(p.kind, p.text) for p in result.problems]
     assert found[CHANGED].attention and found[SUSPICIOUS].attention
-    assert UNFINISHED not in found, found[UNFINISHED].text
+    assert UNFINISHED not in found and RECHECK_FAILED not in found, [(p.kind, p.text) for p in result.problems]
 
 
 @pytest.mark.slow
