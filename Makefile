@@ -122,7 +122,7 @@ test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook 
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 
 # `make test` runs two lanes side by side, one per core. The side lane runs the tests marked `side`
-# (tests/conftest.py: SIDE_LANE, the browser tests first: they mostly wait on JupyterLab and
+# (tests/lanes.txt, the browser tests first: they mostly wait on JupyterLab and
 # Chromium); the main lane runs the rest, live, but for the jobs: the fairness proofs (marked
 # `fairness`), then the lessons, helper package and exercises on each other Python, one job each,
 # taken by whichever lane is free first (a `mkdir` claims a job).
@@ -131,10 +131,11 @@ TEST_LOGS := artifacts/test-logs
 # The fairness proofs are two jobs, each every other entry of the catalogues (marked `fairness_1` and
 # `fairness_2` by tests/conftest.py), so that the two lanes end together.
 FAIRNESS_PARTS := 1 2
-# Where the side lane's tests and the fairness proofs live (tests/conftest.py: SIDE_LANE, FAIRNESS_PROOFS; a test
-# checks they agree): each job collects its own files only, not the whole suite's 2,000 tests.
-SIDE_TESTS := tests/e2e tests/lessons tests/lms tests/progress
-FAIRNESS_TESTS := tests/exercises/test_fairness.py
+# Where the side lane's tests and the fairness proofs live: tests/lanes.txt, read here and by tests/conftest.py (which
+# marks them `side` and `fairness`). Each job collects its own files only, not the whole suite's 2,000 tests.
+lane_paths = $(shell sed -n 's/^$(1):[[:space:]]*//p' tests/lanes.txt)
+SIDE_TESTS := $(call lane_paths,side)
+FAIRNESS_TESTS := $(call lane_paths,fairness)
 # The main lane does not even collect the other lanes' files (their imports cost seconds).
 MAIN_IGNORES := $(foreach p,$(SIDE_TESTS) $(FAIRNESS_TESTS),--ignore=$(p))
 LANES := side $(foreach p,$(FAIRNESS_PARTS),fairness-$(p)) $(foreach v,$(EXTRA_VERSIONS),python-$(v))
@@ -244,8 +245,9 @@ export: $(STAMP) ## Grades and feedback for Canvas and Moodle into the class's e
 report: $(STAMP) ## Rebuild the class report from the class's saved results (CLASS=DIR, or make use-class)
 	$(RUN) $(BIN)/autograder report
 
+# The benchmark is the course's own tooling (coursetools/, run from this checkout), not a command of the grader.
 bench: $(STAMP) ## Print speed figures (lesson run times, grading throughput) measured in one run
-	$(RUN) $(OFFLINE) $(BIN)/autograder bench
+	$(RUN) $(OFFLINE) $(BIN)/python -m coursetools.bench
 
 SCHEDULER ?= tcp://127.0.0.1:8786
 check-cluster: $(STAMP) ## Check a running Dask cluster (SCHEDULER=tcp://host:8786): each worker imports the grader and starts a sandboxed kernel

@@ -8,11 +8,11 @@
     autograder release                                      regenerate exercises/ from solutions/
     autograder learner-edition DEST [--repository URL]      the class's repository
     autograder check-cluster tcp://host:8786                a Dask cluster's workers, checked
-    autograder bench                                        speed figures
 
 This module only parses the subcommand: each one's own options are parsed, documented
 (``autograder grade --help``) and run by the module named in :data:`COMMANDS`. The Makefile
-calls this command.
+calls this command. Each command is a module of this package: the course's own tooling (``make bench``:
+``python -m coursetools.bench``) runs from the course's checkout and is not one of them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+
+from .process import prepare
 
 #: subcommand -> (module whose ``main(argv)`` runs it, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -31,7 +33,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "release": ("autograder.release", "regenerate exercises/ from solutions/ (nbgrader)"),
     "learner-edition": ("autograder.edition", "write the learner edition: lessons and exercises, no grader"),
     "check-cluster": ("autograder.checkcluster", "check a running Dask cluster's workers"),
-    "bench": ("autograder.bench", "speed figures, measured in one run"),
 }
 
 
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``autograder COMMAND ARGS...``; returns the command's exit status."""
     options = parser().parse_args(sys.argv[1:] if argv is None else argv)
     module, _ = COMMANDS[options.command]
+    prepare()  # before the command's imports (nbgrader's): autograder/process.py
     return int(importlib.import_module(module).main(options.args) or 0)
 
 

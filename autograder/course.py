@@ -21,11 +21,11 @@ SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 AUTOGRADER = ROOT / "autograder"
 # The fairness catalogue: wrong and right implementations of each answer cell.
-CATALOGUE = AUTOGRADER / "catalogue"
+CATALOGUE = ROOT / "coursetools" / "catalogue"
 # A class is its own folder (autograder/classes.py): its submissions, gradebook, outputs and LMS
 # files. Which class a command works on: --class, AUTOGRADER_CLASS (make's CLASS=), class.local, or
 # the sample class the repository ships (classes/sample). nbgrader_config.py reads the same.
-# The names below are the SAMPLE class's (the tests, `make bench`, `python -m autograder.sample_class`);
+# The names below are the SAMPLE class's (the tests, `make bench`, `python -m coursetools.sample_class`);
 # the commands ask ClassFolder.current() instead.
 SAMPLE = ClassFolder(SAMPLE_CLASS)
 SUBMITTED = SAMPLE.submitted

@@ -14,8 +14,8 @@ is a *learner edition* written from this one:
   (``make lab``, ``make test``, and ``make progress`` when the course has it), a README
   for learners, Binder's ``postBuild`` (with its own copy of :mod:`autograder.labsettings`,
   so that nothing imports the grader), and the learner tests;
-- never: ``solutions/``, ``autograder/`` (grading code, catalogue), ``classes/`` (the sample
-  class's submissions), the instructors' docs.
+- never: ``solutions/``, ``autograder/`` and ``coursetools/`` (grading code, proofs, catalogue),
+  ``classes/`` (the sample class's submissions), the instructors' docs.
 
 DEST becomes a git repository with its own history: the first run creates it, a later run
 replaces the files with the current course's and commits the difference (nothing when

@@ -62,7 +62,7 @@ def stale_tree(build: Callable[[Path], object], current: Path, name: str, made: 
     """Files of the committed tree ``current`` that differ from a fresh ``build(folder)`` (empty when in sync).
 
     Shared by the generated trees that are committed: ``exercises/`` (this module) and the
-    sample class (:func:`autograder.sample_class.stale`).
+    sample class (:func:`coursetools.sample_class.stale`).
 
     Args:
         build: writes the tree afresh into the folder it is given.

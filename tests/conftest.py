@@ -2,11 +2,16 @@
 
 import functools
 import os
+import re
 from pathlib import Path
 
 import pytest
 
-import autograder  # noqa: F401 - before any test imports nbformat: it skips jsonschema's slow start (toolfaults/startup.py)
+from autograder.process import prepare
+
+# As the grader's entry points do (autograder/process.py), before any test imports nbformat: jsonschema's slow
+# start skipped (toolfaults/startup.py), the venv's tools on PATH, the gradebook's warnings quiet.
+prepare()
 
 # Never use a real model in tests, even if the developer has a key set.
 os.environ["TOOLFAULTS_MODE"] = "offline"
@@ -21,22 +26,38 @@ SAMPLE_CLASS_LIMITS = ["--timeout", "4", "--notebook-timeout", "12"]
 SLOW_TIMEOUT = 1200
 
 
-# `make test` runs two lanes side by side (Makefile): the tests in these folders, marked `side`, in one
+# `make test` runs two lanes side by side (Makefile): the tests of the side lane, marked `side`, in one
 # (`-m side`); everything else but the fairness proofs in the other (`-m "not side and not fairness"`);
-# then each lane takes jobs: the fairness proofs, the other Pythons' suites.
-# The browser tests mostly wait on JupyterLab and Chromium, the lessons and the progress tool on one kernel
-# at a time and the learner edition's fresh clone on pip: together they balance the main lane's grading.
-SIDE_LANE = ("e2e", "lessons", "lms", "progress")
-# The fairness proofs (tests/exercises/test_fairness.py), marked `fairness`: two jobs of `make test`, each taken
-# by whichever lane is free first (the main lane runs `-m "not side and not fairness"`), so that the lanes end
-# together. Each job grades every assignment's solution and stub and every other entry of its catalogue
-# (the same entries in both editions), marked `fairness_1` or `fairness_2` (:func:`fairness_parts`).
-FAIRNESS_PROOFS = "test_fairness.py"
+# then each lane takes jobs: the fairness proofs, the other Pythons' suites. Where each lane's tests live is
+# tests/lanes.txt, which the Makefile reads too (what each lane collects).
+LANES_FILE = Path(__file__).parent / "lanes.txt"
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def read_lanes(text: str) -> dict[str, tuple[str, ...]]:
+    """``lane -> its paths`` from the lines ``lane: path path ...`` of tests/lanes.txt (any other line is a
+    comment): the lines the Makefile's ``sed -n 's/^LANE:[[:space:]]*//p'`` reads."""
+    return {m.group(1): tuple(m.group(2).split()) for m in re.finditer(r"^([\w-]+):(.*)$", text, re.M)}
+
+
+def in_lane(path: Path, lane: tuple[str, ...]) -> bool:
+    """Whether the test file ``path`` is one of ``lane``'s paths or under one of its folders."""
+    path = Path(path).resolve()
+    return any(path == REPOSITORY / p or REPOSITORY / p in path.parents for p in lane)
+
+
+LANES = read_lanes(LANES_FILE.read_text(encoding="utf-8"))
+SIDE_LANE = LANES["side"]
+# The fairness proofs, marked `fairness`: two jobs of `make test`, each taken by whichever lane is free first (the
+# main lane runs `-m "not side and not fairness"`), so that the lanes end together. Each job grades every
+# assignment's solution and stub and every other entry of its catalogue (the same entries in both editions),
+# marked `fairness_1` or `fairness_2` (:func:`fairness_parts`).
+FAIRNESS_PROOFS = LANES["fairness"]
 
 
 @functools.lru_cache
 def _entries(assignment: str) -> list[str]:
-    from autograder.fairness import catalogue
+    from coursetools.fairness import catalogue
 
     return ["solution", "stub", *(v.name for v in catalogue(assignment))]
 
@@ -58,9 +79,9 @@ def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         folder = Path(item.path).relative_to(here).parts[0] if here in Path(item.path).parents else ""
-        if folder in SIDE_LANE:
+        if in_lane(item.path, SIDE_LANE):
             item.add_marker(pytest.mark.side)
-        if Path(item.path).name == FAIRNESS_PROOFS:
+        if in_lane(item.path, FAIRNESS_PROOFS):
             item.add_marker(pytest.mark.fairness)
             for part in fairness_parts(item):
                 item.add_marker(getattr(pytest.mark, f"fairness_{part}"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -87,17 +86,33 @@ def test_every_test_has_a_time_limit(request):
     assert all(i.get_closest_marker("timeout").args[0] >= 1200 for i in slow), "a slow test got no longer limit"
 
 
-def _make_variable(name: str) -> list[str]:
-    found = re.search(rf"^{name} := (.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
-    assert found, f"the Makefile sets no {name}"
-    return found.group(1).split()
+def test_the_makefile_and_conftest_read_the_same_lanes(tmp_path):
+    """tests/lanes.txt is the one list of where each lane's tests live: the Makefile's SIDE_TESTS and FAIRNESS_TESTS
+    (what each lane collects) are what tests/conftest.py reads from it (what it marks `side` and `fairness`), and
+    each path is there: a folder the Makefile and the markers disagreed on would have its tests run by no lane."""
+    import subprocess
 
-
-def test_the_lanes_collect_the_files_their_markers_select():
-    """`make test`'s side lane collects the folders tests/conftest.py marks `side`, and the fairness jobs the file it
-    marks `fairness`: a folder added to one place and not the other would have its tests run by no lane."""
     from tests.conftest import FAIRNESS_PROOFS, SIDE_LANE
 
-    assert sorted(_make_variable("SIDE_TESTS")) == sorted(f"tests/{folder}" for folder in SIDE_LANE)
-    fairness = _make_variable("FAIRNESS_TESTS")
-    assert [Path(p).name for p in fairness] == [FAIRNESS_PROOFS] and all((ROOT / p).is_file() for p in fairness)
+    probe = tmp_path / "lanes.mk"
+    probe.write_text("print-lanes:\n\t@echo $(SIDE_TESTS)\n\t@echo $(FAIRNESS_TESTS)\n")
+    done = subprocess.run(["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", str(probe), "print-lanes"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    side, fairness = done.stdout.splitlines()
+    assert SIDE_LANE and side.split() == list(SIDE_LANE), (side, SIDE_LANE)
+    assert FAIRNESS_PROOFS and fairness.split() == list(FAIRNESS_PROOFS), (fairness, FAIRNESS_PROOFS)
+    assert all((ROOT / path).exists() for path in (*SIDE_LANE, *FAIRNESS_PROOFS))
+
+
+def test_the_lanes_reader_takes_lane_lines_and_marks_by_path():
+    """Comment lines are skipped, each lane keeps its paths' order; a test is in a lane when its file is one of the
+    lane's paths or under one of its folders (tests/lmsx is not under tests/lms)."""
+    from tests.conftest import in_lane, read_lanes
+
+    lanes = read_lanes("# side: tests/not_this\nside: tests/e2e  tests/lms\n\nfairness: tests/x/test_f.py\n")
+    assert lanes == {"side": ("tests/e2e", "tests/lms"), "fairness": ("tests/x/test_f.py",)}
+    assert in_lane(ROOT / "tests" / "lms" / "test_roster.py", lanes["side"])
+    assert not in_lane(ROOT / "tests" / "lmsx" / "test_roster.py", lanes["side"])
+    assert in_lane(ROOT / "tests" / "x" / "test_f.py", lanes["fairness"])
+    assert not in_lane(ROOT / "tests" / "y" / "test_f.py", lanes["fairness"])

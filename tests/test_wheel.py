@@ -4,7 +4,9 @@ The wheel is built offline (``pip wheel --no-build-isolation .``, with the setup
 installed without its dependencies into a scratch venv that borrows the course venv's packages (a
 ``.pth`` file: the test reaches no package index), and run from a folder outside the repository,
 against a course folder that is not the checkout: ``autograder --help``, ``autograder class show``,
-and ``autograder grade`` of one submission, whose feedback page needs the package's templates.
+and ``autograder grade`` of one submission, whose feedback page needs the package's templates. The wheel
+holds ``autograder`` and ``toolfaults`` only: the course's own tooling (``coursetools/``, the proof catalogue
+included) stays in the checkout.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pytest
 from autograder.course import ROOT, SUBMITTED
 
 A04 = "04_validate_then_execute"
-STUDENT = "goran"  # the sample class's solution of exercise 4 (autograder/sample_class.py)
+STUDENT = "goran"  # the sample class's solution of exercise 4 (coursetools/sample_class.py)
 
 
 def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
@@ -48,15 +50,19 @@ def wheel(tmp_path_factory) -> Path:
     return found[0]
 
 
-def test_the_wheel_holds_the_grader_its_templates_and_no_course_data(wheel: Path):
+def test_the_wheel_holds_the_grader_its_templates_and_no_course_data_or_tooling(wheel: Path):
+    """The grader and the helper package with their data; not the course's own tooling (coursetools/: the
+    fairness proofs, the tricks, the sample class's builder, the benchmark) nor the proof catalogue."""
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("autograder/cli.py", "autograder/lms/export.py", "autograder/templates/feedback.html",
                    "autograder/templates/style.css", "autograder/learner_edition/Makefile", "toolfaults/policy.py"):
         assert needed in names, f"{needed} is not in the wheel"
     scripts = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "autograder = autograder.cli:main" in scripts, scripts
-    data = [n for n in names if n.startswith(("autograder/catalogue/", "classes/", "solutions/"))]
-    assert not data, f"course data in the wheel: {data[:5]}"
+    data = [n for n in names if n.startswith(("coursetools/", "classes/", "solutions/")) or "/catalogue/" in n]
+    assert not data, f"course data or tooling in the wheel: {data[:5]}"
+    packages = {n.split("/", 1)[0] for n in names if "/" in n and ".dist-info/" not in n}
+    assert packages == {"autograder", "toolfaults"}, packages
 
 
 @pytest.mark.slow
@@ -73,6 +79,8 @@ def test_an_installed_wheel_grades_a_course_from_another_folder(wheel: Path, tmp
     where = subprocess.run([str(python), "-c", "import autograder, toolfaults; print(autograder.__file__, toolfaults.__file__)"],
                            capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert str(ROOT) not in where and str(site) in where, f"not the installed wheel: {where}"
+    tooling = subprocess.run([str(python), "-c", "import coursetools"], capture_output=True, text=True, cwd=tmp_path)
+    assert "No module named 'coursetools'" in tooling.stderr, "the course's tooling came with the grader's wheel"
 
     course = tmp_path / "course"  # a course folder that is not the checkout: what the grader needs of it
     course.mkdir()
@@ -86,7 +94,8 @@ def test_an_installed_wheel_grades_a_course_from_another_folder(wheel: Path, tmp
            "AUTOGRADER_COURSE": str(course), "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     command = str(venv / "bin" / "autograder")
 
-    assert "grade" in _run([command, "--help"], cwd=elsewhere, env=env).stdout
+    listing = _run([command, "--help"], cwd=elsewhere, env=env).stdout
+    assert "grade" in listing and "bench" not in listing, listing  # the benchmark is the checkout's (make bench)
     shown = _run([command, "class", "show"], cwd=elsewhere, env={**env, "AUTOGRADER_CLASS": str(klass)}).stdout
     assert "spring (named by AUTOGRADER_CLASS)" in shown, shown
     _run([command, "grade", "--class", str(klass), "--assignment", A04, "--workers", "1", "--unsandboxed"],

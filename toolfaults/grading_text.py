@@ -15,7 +15,7 @@ They are deliberately generous with wording and strict with meaning: a message t
 does not say the thing (or says something else) is rejected, and so is one that says its
 opposite: "The payment was confirmed" is no "not confirmed", "not all sources failed" no
 "all failed", "the tool did not crash" no internal failure. The course's catalogue
-of wrong answers (``autograder/catalogue/``) proves that the tests built on them
+of wrong answers (``coursetools/catalogue/``) proves that the tests built on them
 still catch every catalogued mistake.
 
 Every matcher understands English and Spanish alike, with or without accents

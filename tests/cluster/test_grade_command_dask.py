@@ -25,8 +25,8 @@ import sys
 
 import pytest
 
-from autograder import sample_class
 from autograder.course import ROOT, SUBMITTED, graded_assignments
+from coursetools import sample_class
 from tests.sandbox.probe_assignment import sandboxed
 
 pytestmark = pytest.mark.slow

@@ -14,6 +14,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
+from autograder.course import CATALOGUE, ROOT
 from labdriver import Notebook
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +35,7 @@ def notebook(assignment: str) -> str:
 
 def correct_answer(root, assignment: str = ENGLISH) -> str:
     """A correct answer cell: a `right_` implementation of the catalogue (shared by both editions), else the solution's."""
-    for path in sorted((root / "autograder" / "catalogue" / ENGLISH).glob("right_*.py")):
+    for path in sorted((root / CATALOGUE.relative_to(ROOT) / ENGLISH).glob("right_*.py")):
         lines = path.read_text().splitlines()
         if lines and lines[0].split(":", 1)[-1].strip() == ANSWER_ID:
             while lines and _HEADER.match(lines[0]):

@@ -16,7 +16,7 @@ changes is the text the tests read, and the tests are the same in both runs.
 
 The English catalogue is graded in full on the course's own Python. Elsewhere the solution
 and the stub are graded in full, and each catalogue entry is judged by the tests alone, run
-in the clean room (``autograder.fairness.clean_result``): for the Spanish editions, whose
+in the clean room (``coursetools.fairness.clean_result``): for the Spanish editions, whose
 notebooks run the same code with translated messages, and, with ``FAIRNESS_CATALOGUE=clean-room``
 (set by `make test`), for every assignment on the other supported Pythons. What can differ
 from one edition or one Python to another is how the tests judge the answers; the grading
@@ -26,7 +26,7 @@ machinery around them, and its agreement with the clean room on every entry
 English catalogue on the course's own Python (the wording variants but one per assignment aside).
 
 The ``right_helpers_*`` answers import, subclass and use the course's helper package as the lessons
-do; they are graded in full everywhere (``autograder.fairness.GRADED_IN_FULL``), because only the
+do; they are graded in full everywhere (``coursetools.fairness.GRADED_IN_FULL``), because only the
 kernel's helper-package check can mistake an import for tampering.
 """
 
@@ -39,7 +39,7 @@ import pytest
 
 from autograder.course import assignments
 from autograder.course import ROOT
-from autograder.fairness import GRADED_IN_FULL, Verdict, catalogue, has_catalogue, prove_all
+from coursetools.fairness import GRADED_IN_FULL, Verdict, catalogue, has_catalogue, prove_all
 from toolfaults.language import english_name
 
 GRADED = [a for a in assignments() if has_catalogue(a)]
@@ -234,7 +234,7 @@ def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdic
     gives it. Checked here on the first and the last wrong and right entry of each assignment, and its wording
     variant graded in full, against the full gradings."""
     from autograder.engine import Course
-    from autograder.fairness import clean_result, solved
+    from coursetools.fairness import clean_result, solved
 
     graded = verdicts(assignment)
     entries = [v for v in catalogue(assignment) if v.name in graded and graded[v.name].graded_by == "nbgrader"]

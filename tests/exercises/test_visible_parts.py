@@ -1,7 +1,7 @@
 """Practice parts are fair too: their catalogued answers are proven by the visible tests.
 
 A practice part (visible tests only, no points) cannot be proven by lost points, so its
-catalogue lives apart, in ``autograder/catalogue/<exercise>/visible/`` (``fairness.prove``
+catalogue lives apart, in ``coursetools/catalogue/<exercise>/visible/`` (``fairness.prove``
 reads only the top level). Each entry is put into its answer cell of the RELEASED exercise
 notebook (``exercises/``, the other answers left as stubs) and the notebook is checked with
 ``toolfaults.progress``, the way ``make progress`` runs a learner's own notebook: a wrong
@@ -22,8 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.fairness import CATALOGUE, Variant
 from autograder.testcells import replace_answer
+from coursetools.fairness import CATALOGUE, Variant
 from tests.ahead import Ahead
 from toolfaults.progress import check_notebook, find_parts
 

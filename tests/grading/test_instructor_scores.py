@@ -42,7 +42,7 @@ def grade_once(course: Course, out) -> tuple:
 
 
 def test_a_manual_score_is_kept_by_a_regrade_and_shown_everywhere(tmp_path):
-    from autograder.fairness import solved
+    from coursetools.fairness import solved
 
     course = Course.scratch(tmp_path / "course", SOURCE, config=SETTINGS)
     course.generate(ASSIGNMENT)

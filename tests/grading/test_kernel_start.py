@@ -15,9 +15,9 @@ from __future__ import annotations
 import pytest
 
 from autograder.engine import Course
-from autograder.fairness import solved
 from autograder.preprocessors import GuardedExecute
 from autograder.sandbox import SandboxedKernelManager, SandboxError, course_settings
+from coursetools.fairness import solved
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, _try_it
 from tests.sandbox.probe_assignment import sandbox_ready  # noqa: F401,F811 - a fixture
 

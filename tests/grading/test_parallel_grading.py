@@ -17,9 +17,9 @@ import os
 import pytest
 
 from autograder import gradebook as gbook
-from autograder.bench import interleave
 from autograder.engine import Course
 from autograder.pool import Task, grade_tasks, longest_first
+from coursetools.measure import interleave
 from tests.grading.toy import ASSIGNMENT, SETTINGS, SOURCE, dumps, graded_as_make_grade, submissions, submit_all
 
 pytestmark = pytest.mark.slow

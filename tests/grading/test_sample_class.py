@@ -17,10 +17,11 @@ import re
 
 import pytest
 
-from autograder import grade, sample_class
+from autograder import grade
 from autograder.course import SOLUTIONS, SUBMITTED, graded_assignments
 from autograder.testcells import hidden_lines
 from autograder.sandbox import sandbox_available
+from coursetools import sample_class
 
 pytestmark = pytest.mark.slow
 
@@ -43,9 +44,9 @@ def test_sample_class_is_big_and_varied():
 
 
 def test_sample_class_is_built_from_the_current_exercises():
-    """classes/sample/submitted is what `python -m autograder.sample_class` builds from today's exercises."""
+    """classes/sample/submitted is what `python -m coursetools.sample_class` builds from today's exercises."""
     stale = sample_class.stale()
-    assert not stale, "classes/sample/submitted is stale; run `python -m autograder.sample_class` and commit:\n" + \
+    assert not stale, "classes/sample/submitted is stale; run `python -m coursetools.sample_class` and commit:\n" + \
         "\n".join(stale[:20])
 
 

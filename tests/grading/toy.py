@@ -16,7 +16,7 @@ import nbformat
 
 from autograder.engine import Course
 from autograder.testcells import replace_answer
-from autograder.fairness import solved
+from coursetools.fairness import solved
 
 SOURCE = Path(__file__).parent / "fixtures" / "source"
 ASSIGNMENT = "toy_retry"

@@ -69,7 +69,7 @@ def test_edition_holds_the_learner_material_only(built):
                  "README.md", "environment.yml", "requirements.txt", "constraints.txt", "pyproject.toml",
                  "postBuild", "binder/labsettings.py", ".gitignore"):
         assert must in files, f"the edition lacks {must}"
-    for part in ("solutions/", "autograder/", "classes/", "class.local", "docs/", "nbgrader_config.py"):
+    for part in ("solutions/", "autograder/", "coursetools/", "classes/", "class.local", "docs/", "nbgrader_config.py"):
         assert not [f for f in files if f.startswith(part)], f"the edition must not hold {part}"
     assert not any("catalogue" in f or "submitted" in f for f in files)
     for name in ("requirements.txt", "environment.yml"):

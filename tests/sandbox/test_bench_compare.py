@@ -1,4 +1,4 @@
-"""`make bench`'s comparison (autograder/benchcompare.py) grades what it says, where it says.
+"""`make bench`'s comparison (coursetools/benchcompare.py) grades what it says, where it says.
 
 The figures themselves are the lead's to take on a quiet machine; here, which submissions each scope
 holds, that plain nbgrader runs on a scratch copy of a course folder with the course's own
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from autograder import benchcompare
 from autograder.course import ROOT, SUBMITTED
-from autograder.sample_class import CLASS, kind
+from coursetools import benchcompare
+from coursetools.sample_class import CLASS, kind
 
 
 def test_the_well_behaved_scope_sets_the_stuck_and_broken_submissions_aside():
@@ -51,6 +51,6 @@ def test_plain_nbgrader_grades_one_submission_and_the_floor_runs_it(tmp_path):
 
 
 def test_make_bench_runs_the_comparison_first():
-    from autograder import bench
+    from coursetools import bench
 
     assert list(bench.SECTIONS)[0] == "compare"

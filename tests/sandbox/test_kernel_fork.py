@@ -19,9 +19,9 @@ import pytest
 
 from autograder import cleanroom, forkserver
 from autograder.course import SOLUTIONS, assignments
-from autograder.fairness import has_catalogue
 from autograder.kernelfork import PRELOAD
 from autograder.sandbox import SandboxedKernelManager, sandbox_available
+from coursetools.fairness import has_catalogue
 
 pytestmark = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap cannot run here")
 

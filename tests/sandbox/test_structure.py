@@ -2,7 +2,8 @@
 
 Two checks read the source, nothing runs:
 
-- **No import cycle among autograder's modules.** An edge ``a -> b`` is any import of module
+- **No import cycle among autograder's modules** (nor coursetools', the course's tooling, which the grader
+  never imports). An edge ``a -> b`` is any import of module
   ``b`` written in module ``a``: at module level *and* inside a function (a function-level
   import only puts a cycle off until the function runs; it is still a dependency), in any of
   its forms (``from .b import x``, ``from . import b``, ``from autograder.b import x``,
@@ -25,10 +26,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
+#: The course's own tooling (proofs, benchmark): checked for cycles with the grader; the grader never imports it.
+TOOLS = PACKAGE.parent / "coursetools"
 NOT_MODULES = ("catalogue", "learner_edition")
 MAX_LINES = 80
 #: The modules held to :data:`MAX_LINES`: the sandbox's layers (jail, forkserver, kernelfork, sandbox), the
-#: clean room and the code it runs in the sandbox, the grading preprocessors, and the benchmark.
+#: clean room and the code it runs in the sandbox, the grading preprocessors, and the benchmark (coursetools/).
 SMALL = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom", "cleanroom_runner", "preprocessors", "bench",
          "benchcompare", "measure")
 #: Functions allowed to be longer, and why.
@@ -41,9 +44,10 @@ LAYERS = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom")
 
 
 def _modules() -> dict[str, Path]:
-    """``dotted name -> file`` of every module of the package (``autograder.lms`` for a package's ``__init__``)."""
+    """``dotted name -> file`` of every module of the grader and of the course's tooling (``autograder.lms`` for a
+    package's ``__init__``)."""
     found = {}
-    for path in PACKAGE.rglob("*.py"):
+    for path in [*PACKAGE.rglob("*.py"), *TOOLS.rglob("*.py")]:
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         if any(part in NOT_MODULES for part in parts):
             continue
@@ -144,6 +148,11 @@ def function_lengths(path: Path) -> dict[str, int]:
     return lengths
 
 
+def _source(module: str) -> Path:
+    """The file of a module named in :data:`SMALL` or :data:`LONGER`: the grader's, or the course tooling's."""
+    return PACKAGE / f"{module}.py" if (PACKAGE / f"{module}.py").is_file() else TOOLS / f"{module}.py"
+
+
 def test_autograder_has_no_import_cycle():
     found = cycles(import_edges())
     assert not found, f"import cycles among autograder's modules (module- and function-level imports): {found}"
@@ -178,15 +187,25 @@ def test_the_runner_imports_nothing_of_the_package():
 
 @pytest.mark.parametrize("module", SMALL)
 def test_no_function_is_over_80_lines(module):
-    lengths = function_lengths(PACKAGE / f"{module}.py")
+    lengths = function_lengths(_source(module))
     long = {name: lines for name, lines in lengths.items()
             if lines > MAX_LINES and f"{module}.{name}" not in LONGER}
-    assert not long, f"functions over {MAX_LINES} lines in autograder/{module}.py: {long}"
+    assert not long, f"functions over {MAX_LINES} lines in {_source(module)}: {long}"
 
 
 def test_the_longer_functions_exist():
     """Each exception still names a function (one that went, or was renamed, is no longer excused)."""
     for qualified in LONGER:
         module, name = qualified.split(".", 1)
-        assert name in function_lengths(PACKAGE / f"{module}.py"), qualified
+        assert name in function_lengths(_source(module)), qualified
+
+
+def test_the_grader_never_imports_the_course_tooling():
+    """The wheel ships ``autograder`` without ``coursetools``: no module of the grader imports it, at any level."""
+    edges = import_edges()
+    assert any(name.startswith("coursetools.") for name in edges), "the walk does not see coursetools/"
+    wrong = {name: sorted(t for t in targets if t.startswith("coursetools"))
+             for name, targets in edges.items() if name.startswith("autograder")}
+    wrong = {name: found for name, found in wrong.items() if found}
+    assert not wrong, f"grader modules that import the course's tooling: {wrong}"
 

@@ -21,9 +21,9 @@ import sys
 
 import pytest
 
-from autograder import sample_class
 from autograder.course import ROOT
 from autograder.sandbox import sandbox_available
+from coursetools import sample_class
 from tests.conftest import SAMPLE_CLASS_LIMITS
 
 ASSIGNMENT = "04_validate_then_execute"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from autograder.tricks import load_tricks
 from autograder.course import SOLUTIONS
 from autograder.results import SubmissionResult
-from autograder.fairness import CATALOGUE, answer_cells
 from autograder.scan import SUSPICIOUS, report, scan_notebook, scan_source
+from coursetools.tricks import load_tricks
+from coursetools.fairness import CATALOGUE, answer_cells
 
 HONEST = sorted(p for p in [*CATALOGUE.glob("*/right_*.py"), *CATALOGUE.glob("*/wrong_*.py")] if p.parent.name != "tricks")
 

@@ -1,6 +1,6 @@
 """Every catalogued trick is contained; honest answers, with or without a harmless oddity, keep their score.
 
-The catalogue (``autograder/catalogue/tricks/``) is graded once, as a class: each trick
+The catalogue (``coursetools/catalogue/tricks/``) is graded once, as a class: each trick
 and the same answer without it, in a scratch course, by the engine's grading loop,
 sandboxed as `make grade` grades where the sandbox runs, with the cross-checks off (what
 the kernel alone gives), then cross-checked (:func:`autograder.crosscheck.check`, what
@@ -17,7 +17,7 @@ from autograder import feedback
 from autograder.cleanroom import CHANGED, CHANNEL, DIFFERS, KERNEL_KEPT, UNFINISHED
 from autograder.problems import RECHECK_FAILED
 from autograder.scan import SUSPICIOUS
-from autograder.tricks import Outcome, load_tricks, prove
+from coursetools.tricks import Outcome, load_tricks, prove
 
 TRICKS = load_tricks()
 NAMES = [t.name for t in TRICKS]
@@ -101,7 +101,7 @@ def test_the_engine_cross_checks_every_submission(tmp_path):
     """`make grade`'s path: Course.autograde runs the checks itself, and the gradebook holds the lowered score."""
     from autograder import gradebook
     from autograder.engine import Course
-    from autograder.fairness import solved
+    from coursetools.fairness import solved
 
     trick = next(t for t in TRICKS if t.name == "input_transformer")
     course = Course.scratch(tmp_path)
@@ -122,7 +122,7 @@ def test_a_submission_nbgrader_could_not_grade_is_still_cross_checked(tmp_path):
 
     from autograder.crosscheck import SECTION, check
     from autograder.engine import Course
-    from autograder.fairness import solved
+    from coursetools.fairness import solved
 
     trick = next(t for t in TRICKS if t.name == "builtins_assertionerror")
     course = Course.scratch(tmp_path, config={SECTION: {"enabled": False}})
@@ -147,7 +147,7 @@ def test_the_clean_room_attacks_are_contained_when_the_re_runs_fork_from_the_war
     clean-room process of their own."""
     from autograder import forkserver
     from autograder.engine import Course
-    from autograder.fairness import solved
+    from coursetools.fairness import solved
     from autograder.results import ATTENTION
     from autograder.sandbox import where_available
 

@@ -1,6 +1,6 @@
 """How `make bench` measures: the CPU of a process and all it starts, the machine's load, a sample of tasks.
 
-Shared by :mod:`autograder.bench` and :mod:`autograder.benchcompare`.
+Shared by :mod:`coursetools.bench` and :mod:`coursetools.benchcompare`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Speed figures, measured in one run (what `make bench` prints).
 
-    python -m autograder.bench                  # every section
-    python -m autograder.bench compare          # only some: compare, lessons, grading, notebook, sandbox, simulator
-    python -m autograder.bench compare --scope well-behaved --submissions 6   # a small run
-    python -m autograder.bench grading --submissions 30 --workers 2
+    python -m coursetools.bench                  # every section
+    python -m coursetools.bench compare          # only some: compare, lessons, grading, notebook, sandbox, simulator
+    python -m coursetools.bench compare --scope well-behaved --submissions 6   # a small run
+    python -m coursetools.bench grading --submissions 30 --workers 2
 
 Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones there):
 
@@ -12,7 +12,7 @@ Sections (each a function ``(args) -> dict`` in :data:`SECTIONS`; add new ones t
               in a scratch course folder), the grade command's default path with all its
               checks, and the floor (kernel start, imports and the cells' own CPU, divided
               by the cores); on the well-behaved submissions and on the whole class
-              (:mod:`autograder.benchcompare`; goals: at least 2.5x faster than plain
+              (:mod:`coursetools.benchcompare`; goals: at least 2.5x faster than plain
               nbgrader, within 1.5x of the floor, on the well-behaved submissions).
 
 ``lessons``   how long each lesson notebook in ``course/`` takes to execute
@@ -54,8 +54,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .course import REPORTS, ROOT, SUBMITTED, assignments
-from .measure import TreeCPU, interleave, load
+from autograder.course import REPORTS, ROOT, SUBMITTED, assignments
+from coursetools.measure import TreeCPU, interleave, load
 
 SLOW_RECIPES = ("loop", "stuck")  # dominated by time limits, not by grading work
 
@@ -90,8 +90,8 @@ def bench_lessons(args: argparse.Namespace) -> dict[str, Any]:
 # -- grading ----------------------------------------------------------------------------------
 def bench_tasks(submissions: Path, count: int) -> list:
     """``count`` sample-class submissions (without the time-limit ones), spread over assignments."""
-    from .pool import Task
-    from .sample_class import CLASS, kind
+    from autograder.pool import Task
+    from coursetools.sample_class import CLASS, kind
 
     tasks = []
     for student, plan in sorted(CLASS.items()):
@@ -110,8 +110,8 @@ MODES = {  # mode: (its label, the grade command's workers; None = all cores)
 
 def _grading_settings(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], bool]:
     """The grade command's settings, and whether they sandbox (measured unsandboxed where the sandbox cannot run)."""
-    from .grade import grading_settings
-    from .sandbox import SandboxUnavailable
+    from autograder.grade import grading_settings
+    from autograder.sandbox import SandboxUnavailable
 
     try:
         return grading_settings(unsandboxed=args.unsandboxed, stream=sys.stdout), not args.unsandboxed
@@ -124,8 +124,8 @@ def _grading_round(settings: dict, tasks: list, submissions: Path, root: Path, m
                    runs: dict[str, dict[str, Any]], round_: int) -> None:
     """Round ``round_``'s grading of ``tasks`` in ``mode``, in a scratch course at ``root``; its figures added to
     ``runs``."""
-    from .grade import make_course
-    from .grade import run as grade_run
+    from autograder.grade import make_course
+    from autograder.grade import run as grade_run
 
     root.mkdir()
     course = make_course(settings, root / "release", root=root, submissions=submissions,
@@ -156,7 +156,7 @@ def _grading_round(settings: dict, tasks: list, submissions: Path, root: Path, m
 
 def bench_grading(args: argparse.Namespace) -> dict[str, Any]:
     """One class graded one at a time and on a Dask LocalCluster (`make grade`'s default), round after round."""
-    from .pool import default_workers
+    from autograder.pool import default_workers
 
     submissions = Path(args.submitted)
     tasks = bench_tasks(submissions, args.submissions or 24)
@@ -265,7 +265,7 @@ def _figure(best: dict[str, float], workers: int, n: int, path: Path) -> Path:
 # -- sandbox ----------------------------------------------------------------------------------
 def bench_sandbox(args: argparse.Namespace) -> dict[str, Any]:
     """Kernel start-up plain vs in the bubblewrap sandbox: the sandbox's cost per graded notebook."""
-    from .sandbox import SandboxUnavailable, check_sandbox, startup_overhead
+    from autograder.sandbox import SandboxUnavailable, check_sandbox, startup_overhead
 
     try:
         check_sandbox()
@@ -340,9 +340,9 @@ def _timed_grading(args: argparse.Namespace, settings: dict, assignment: str) ->
     import nbformat
     from nbgrader.preprocessors import SaveAutoGrades
 
-    from . import crosscheck, engine
-    from .grade import make_course
-    from .preprocessors import GuardedExecute
+    from autograder import crosscheck, engine
+    from autograder.grade import make_course
+    from autograder.preprocessors import GuardedExecute
 
     spent: dict[str, float] = {}
     patched: list[tuple[Any, str, Any]] = []
@@ -438,7 +438,7 @@ def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, A
     clean-room process), the second is timed step by step, as every later task of a
     worker runs. Then measures the floor: a kernel that runs only the setup imports.
     """
-    from . import sandbox
+    from autograder import sandbox
 
     settings, sandboxed = _grading_settings(args)
     graded = _timed_grading(args, settings, assignment)
@@ -463,8 +463,8 @@ def bench_one_notebook(args: argparse.Namespace, assignment: str) -> dict[str, A
 
 
 def bench_compare(args: argparse.Namespace) -> dict[str, Any]:
-    """Plain nbgrader, the default path and the floor on the same submissions (:mod:`autograder.benchcompare`)."""
-    from .benchcompare import bench_compare as compare
+    """Plain nbgrader, the default path and the floor on the same submissions (:mod:`coursetools.benchcompare`)."""
+    from coursetools.benchcompare import bench_compare as compare
 
     return compare(args)
 
@@ -480,7 +480,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m coursetools.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("sections", nargs="*", choices=[[], *SECTIONS], default=[],
                         help=f"sections to run (default: all of {', '.join(SECTIONS)})")
     parser.add_argument("--submissions", type=int, default=None,

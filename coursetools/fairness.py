@@ -1,9 +1,9 @@
 """Prove the grader fair: grade the catalogue of wrong and right implementations.
 
-    python -m autograder.fairness                      # every assignment
-    python -m autograder.fairness 05_retry_with_backoff  # one
+    python -m coursetools.fairness                      # every assignment
+    python -m coursetools.fairness 05_retry_with_backoff  # one
 
-The catalogue lives in ``autograder/catalogue/<assignment>/``, one file per
+The catalogue lives in ``coursetools/catalogue/<assignment>/``, one file per
 implementation of one answer cell::
 
     # cell: resilient_invoke_answer
@@ -38,10 +38,10 @@ import nbformat
 
 from toolfaults.language import english_name, language_of
 
-from .course import CATALOGUE, SOLUTIONS, assignments
-from .engine import Course
-from .results import SubmissionResult
-from .testcells import replace_answer
+from autograder.course import CATALOGUE, SOLUTIONS, assignments
+from autograder.engine import Course
+from autograder.results import SubmissionResult
+from autograder.testcells import replace_answer
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 #: Right answers that use the course's helper package (``right_helpers_*``): always graded in full, by the
@@ -192,8 +192,8 @@ def prove_all(names: list[str], root: Path, folder: Path = CATALOGUE, source: Pa
     Returns:
         ``assignment -> verdicts`` (solution, stub, then the catalogue's order).
     """
-    from .pool import Task, grade_tasks
-    from .sandbox import where_available
+    from autograder.pool import Task, grade_tasks
+    from autograder.sandbox import where_available
 
     # Graded as `make grade` grades a class: sandboxed where the sandbox runs, so each kernel is a fork
     # of a warm one (autograder.kernelfork); unsandboxed elsewhere (the catalogue is the course's own code).
@@ -246,9 +246,9 @@ def clean_result(course: Course, assignment: str, student: str) -> SubmissionRes
     """
     import time
 
-    from . import cleanroom
-    from .readback import test_result
-    from .testcells import hidden_code, test_descriptions
+    from autograder import cleanroom
+    from autograder.readback import test_result
+    from autograder.testcells import hidden_code, test_descriptions
 
     started = time.perf_counter()
     folder = course.submitted(assignment, student)
@@ -271,7 +271,7 @@ def clean_result(course: Course, assignment: str, student: str) -> SubmissionRes
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m autograder.fairness", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m coursetools.fairness", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("assignments", nargs="*", help="assignments to prove (default: every one with a catalogue)")
     names = parser.parse_args(argv).assignments or [a for a in assignments() if has_catalogue(a)]

@@ -33,9 +33,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .measure import TreeCPU, interleave, load
+from coursetools.measure import TreeCPU, interleave, load
 
-#: The sample class's recipes (autograder.sample_class) whose notebooks run as written: answers right,
+#: The sample class's recipes (coursetools.sample_class) whose notebooks run as written: answers right,
 #: wrong or left as the stub, and a wrong answer that patches the helper package.
 WELL_BEHAVED = ("solution", "right", "wrong", "stub", "tamper")
 SCOPES = ("well-behaved", "whole")
@@ -44,9 +44,9 @@ GOALS = {"vs_plain": 2.5, "vs_floor": 1.5}
 
 def class_tasks(submitted: Path, scope: str, limit: int | None = None) -> list:
     """The submissions of ``scope``: well-behaved ones (by the sample class's recipe), or every one on disk."""
-    from .course import assignments
-    from .pool import Task
-    from .sample_class import CLASS, kind
+    from autograder.course import assignments
+    from autograder.pool import Task
+    from coursetools.sample_class import CLASS, kind
 
     known = set(assignments())
     tasks = []
@@ -64,7 +64,7 @@ def class_tasks(submitted: Path, scope: str, limit: int | None = None) -> list:
 def scratch_course(root: Path, tasks: list, submitted: Path) -> tuple[Path, dict[str, str]]:
     """A course folder for plain nbgrader: the course's ``nbgrader_config.py``, the assignments' source and
     the submissions, in a class folder of its own; ``(its root, the environment nbgrader runs with)``."""
-    from .course import ROOT, SOLUTIONS
+    from autograder.course import ROOT, SOLUTIONS
 
     root.mkdir(parents=True)
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
@@ -117,10 +117,10 @@ def plain_nbgrader(tasks: list, submitted: Path, root: Path) -> dict[str, Any]:
 # -- the default path ---------------------------------------------------------------------------
 def default_path(tasks: list, submitted: Path, root: Path, unsandboxed: bool = False) -> dict[str, Any]:
     """The grade command's default run on ``tasks``, in a scratch course (sandboxed unless it cannot run here)."""
-    from .grade import grading_settings, make_course
-    from .grade import run as grade_run
-    from .pool import default_workers
-    from .sandbox import SandboxUnavailable
+    from autograder.grade import grading_settings, make_course
+    from autograder.grade import run as grade_run
+    from autograder.pool import default_workers
+    from autograder.sandbox import SandboxUnavailable
 
     try:
         settings, sandboxed = grading_settings(unsandboxed=unsandboxed, stream=sys.stdout), not unsandboxed
@@ -191,7 +191,7 @@ def floor(tasks: list, autograded: Path, cell_timeout: float) -> dict[str, Any]:
 # -- the section ------------------------------------------------------------------------------
 def compare_scope(args: argparse.Namespace, scope: str, tmp: Path) -> dict[str, Any]:
     """The three figures on one scope's submissions, printed and returned."""
-    from .course import load_config
+    from autograder.course import load_config
 
     submitted = Path(args.submitted)
     tasks = class_tasks(submitted, scope, args.submissions)

@@ -1,6 +1,6 @@
 """The catalogue of tricks: submissions that try to change how the tests run.
 
-``autograder/catalogue/tricks/<name>.py`` is one whole answer cell. Its header says
+``coursetools/catalogue/tricks/<name>.py`` is one whole answer cell. Its header says
 which assignment and answer cell it targets, what kind of trick it is and which honest
 answer it wraps; the trick itself sits between ``# >>> trick`` and ``# <<< trick``::
 
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .course import CATALOGUE
-from .results import ATTENTION
+from autograder.course import CATALOGUE
+from autograder.results import ATTENTION
 
 TRICKS = CATALOGUE / "tricks"
 BEGIN, END = "# >>> trick", "# <<< trick"
@@ -134,11 +134,11 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
     import copy
     from concurrent.futures import ThreadPoolExecutor
 
-    from .crosscheck import SECTION, check
-    from .engine import Course
-    from .fairness import solved
-    from .pool import Task, grade_tasks
-    from .sandbox import where_available
+    from autograder.crosscheck import SECTION, check
+    from autograder.engine import Course
+    from autograder.pool import Task, grade_tasks
+    from autograder.sandbox import where_available
+    from coursetools.fairness import solved
 
     tricks = load_tricks() if tricks is None else tricks
     # Sandboxed as `make grade` grades a class where the sandbox runs (each kernel a fork of a warm one),
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import tempfile
 
-    argparse.ArgumentParser(prog="python -m autograder.tricks", description=__doc__,
+    argparse.ArgumentParser(prog="python -m coursetools.tricks", description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="tricks-") as tmp:

@@ -1,13 +1,13 @@
 """The sample class in ``classes/sample/submitted``: what `make grade` grades on a fresh clone.
 
-    python -m autograder.sample_class           # rebuild classes/sample/submitted
-    python -m autograder.sample_class --check   # exit 1 if it is stale (exercises changed)
+    python -m coursetools.sample_class           # rebuild classes/sample/submitted
+    python -m coursetools.sample_class --check   # exit 1 if it is stale (exercises changed)
 
 Fifteen students; two of them (sofia, tomas) take the Spanish edition (``<assignment>_es``),
 graded by the same tests with Spanish messages. Each submission is the released notebook (as generated from
 ``solutions/``) with the answers a learner would type: the solution, a correct
 alternative or a typical mistake from the fairness catalogue
-(``autograder/catalogue/``), the stub left untouched, or a broken notebook:
+(``coursetools/catalogue/``), the stub left untouched, or a broken notebook:
 
 ==============  ====================================================================
 syntax          the answer does not parse
@@ -38,9 +38,9 @@ from pathlib import Path
 
 import nbformat
 
-from .course import SOLUTIONS, SUBMITTED
-from .testcells import replace_answer
-from .fairness import CATALOGUE, Variant, answer_cells, catalogue
+from autograder.course import SOLUTIONS, SUBMITTED
+from autograder.testcells import replace_answer
+from coursetools.fairness import CATALOGUE, Variant, answer_cells, catalogue
 
 A03, A04, A05, A06 = ("04_validate_then_execute", "05_retry_with_backoff", "06_fallback_and_degradation",
                       "07_safe_agent_loop")
@@ -225,7 +225,7 @@ def build_submission(assignment: str, recipe: str, released: nbformat.NotebookNo
 
 def build(dest: Path, source: Path = SOLUTIONS) -> list[tuple[str, str, str]]:
     """Write the sample class into ``dest`` (replacing it); returns (student, assignment, recipe)."""
-    from .release import generate
+    from autograder.release import generate
 
     dest = Path(dest)
     built = []
@@ -249,7 +249,7 @@ def build(dest: Path, source: Path = SOLUTIONS) -> list[tuple[str, str, str]]:
 
 def stale(current: Path = SUBMITTED) -> list[str]:
     """Files of ``current`` that differ from a fresh build (empty when in sync)."""
-    from .release import stale_tree
+    from autograder.release import stale_tree
 
     return stale_tree(build, current, "classes/sample/submitted/", "built by sample_class.py")
 
@@ -257,7 +257,7 @@ def stale(current: Path = SUBMITTED) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m autograder.sample_class",
+    parser = argparse.ArgumentParser(prog="python -m coursetools.sample_class",
                                      description="Rebuild the sample class in classes/sample/submitted from the exercises.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if classes/sample/submitted is stale (the exercises changed)")
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         found = stale()
         for line in found:
             print(line)
-        print("classes/sample/submitted is stale: run `python -m autograder.sample_class` and commit."
+        print("classes/sample/submitted is stale: run `python -m coursetools.sample_class` and commit."
               if found else "classes/sample/submitted is in sync with the exercises.")
         return 1 if found else 0
     built = build(SUBMITTED)
