@@ -167,7 +167,7 @@ def default_workers() -> int:
 # 34.5 s and 55 against 62 CPU seconds. The forkserver starts with the first cluster of a process
 # and stops when the last one closes, so that the next cluster's workers start from the modules and
 # environment of their own time, as spawned workers do (a worker's sys.path and folder always do).
-WORKER_PRELOAD = ["distributed", "autograder.worker"]
+WORKER_PRELOAD = ["autograder.boot", "distributed", "autograder.worker"]  # boot: autograder/boot.py
 _forkserver_users = 0
 _forkserver_lock = threading.Lock()
 

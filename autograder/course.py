@@ -6,8 +6,8 @@ objects from here, so there is one place that knows the layout.
 
 from __future__ import annotations
 
-import os
-import sys
+import difflib
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +42,6 @@ EXPORTS = SAMPLE.exports
 # from it (`python -m autograder.edition badge`; tests/lms/test_edition.py checks it). A
 # learner edition has an address of its own (`make learner-edition REPOSITORY=...`).
 REPOSITORY = "https://github.com/toolcalling-course/error-handling"
-
-# nbgrader runs `alembic` (and kernels run `python`) from PATH: put this
-# interpreter's bin folder first, so the venv's tools are found from anywhere.
-_BIN = str(Path(sys.executable).parent)
-if os.environ.get("PATH", "").split(os.pathsep)[0] != _BIN:
-    os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
 
 
 def assignments(source: Path = SOLUTIONS) -> list[str]:
@@ -84,15 +78,82 @@ def load_config(**coursedir: Any) -> Config:
     ``CourseDirectory.root``; absolute ones are used as they are.
     """
     config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    check_settings(config, other_sections=True)  # a misspelt setting of a step the grader runs is an error
     for key, value in coursedir.items():
         setattr(config.CourseDirectory, key, value)
     return config
 
 
 def api(config: Config | None = None):
-    """An ``NbGraderAPI`` for the course (or for ``config``)."""
+    """An ``NbGraderAPI`` for the course (or for ``config``).
+
+    The process is readied for it first: nbgrader runs ``alembic`` from ``PATH``
+    (:func:`autograder.process.venv_tools_on_path`), and its gradebook's warnings are kept quiet
+    (:func:`autograder.process.quiet_gradebook_warnings`).
+    """
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
+    from .process import quiet_gradebook_warnings, venv_tools_on_path
+
+    venv_tools_on_path()
+    quiet_gradebook_warnings()
     config = config or load_config()
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+@functools.cache
+def settable() -> dict[str, frozenset[str]]:
+    """``section -> its settings``: every class a course's configuration may name, with the names of its
+    ``config=True`` traits (its parents' included): nbgrader's preprocessors, converters and course
+    directory, the grader's steps, the sandboxed kernel manager (and its parents: ``KernelManager``...)
+    and :class:`autograder.settings.CrossCheck`. Each parent class is a section too (``ExecutePreprocessor``)."""
+    from nbgrader import converters
+    from nbgrader import preprocessors as nbgrader_steps
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Configurable
+
+    from . import preprocessors
+    from .sandbox import SandboxedKernelManager
+    from .settings import CrossCheck
+
+    classes = [CourseDirectory, SandboxedKernelManager, CrossCheck,
+               *preprocessors.autograde_pipeline(), *preprocessors.sanitize_pipeline(),
+               *(getattr(converters, name) for name in converters.__all__),
+               *(getattr(nbgrader_steps, name) for name in nbgrader_steps.__all__)]
+    known: dict[str, frozenset[str]] = {}
+    for cls in classes:
+        for base in cls.__mro__:
+            if isinstance(base, type) and issubclass(base, Configurable):
+                known[base.__name__] = known.get(base.__name__, frozenset()) | set(base.class_trait_names(config=True))
+    return known
+
+
+def check_settings(settings: dict[str, dict[str, Any]], *, other_sections: bool = False) -> None:
+    """Check a course's settings, ``{"Class": {"trait": value}}`` (:class:`autograder.engine.Course`'s ``config``,
+    or ``nbgrader_config.py``'s), against the settings the grader's classes declare (:func:`settable`).
+
+    Args:
+        settings: the settings, a dict or a traitlets ``Config``.
+        other_sections: let sections of no class the grader runs pass unchecked (``nbgrader_config.py`` may
+            configure nbgrader's own commands: ``Exchange``, ``ZipCollectApp``...); their settings are nbgrader's.
+
+    Raises:
+        ValueError: naming the first unknown section or setting, and the nearest known name, so that a
+            misspelt ``CrossCheck.enable = False`` stops the course instead of being ignored.
+    """
+    known = settable()
+    for section, traits in settings.items():
+        if section not in known:
+            if other_sections or not isinstance(traits, dict):
+                continue
+            raise ValueError(f"unknown settings section {section!r}{_nearest(section, known)}")
+        for name in traits:
+            if name not in known[section]:
+                raise ValueError(f"unknown setting {section}.{name}{_nearest(name, known[section], section + '.')}; "
+                                 f"{section}'s settings: {', '.join(sorted(known[section]))}")
+
+
+def _nearest(name: str, names: Any, prefix: str = "") -> str:
+    close = difflib.get_close_matches(name, list(names), n=1)
+    return f" (did you mean {prefix}{close[0]}?)" if close else ""

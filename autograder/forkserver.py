@@ -20,7 +20,8 @@ plumbing of a fresh (not forked) runner process (:func:`talk`, :func:`stop`).
 The code that runs inside the sandbox is ``autograder/cleanroom_runner.py`` (:data:`RUNNER`),
 read as text: the repository is not visible there.
 
-Depends on :mod:`autograder.jail` only.
+Depends on :mod:`autograder.jail`, and for its settings' defaults on the traits that declare them
+(:mod:`autograder.settings`, :mod:`autograder.preprocessors`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any
 
 from .guard import package_stamp
 from .jail import _short_tmp, sandbox_command
+from .settings import CrossCheck
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +55,25 @@ RUNNER = Path(__file__).with_name("cleanroom_runner.py")
 MAX_CHANNEL = 8 * 1024 * 1024  # bytes of results read from the runner before it is stopped
 
 
+def _kernel_default(name: str) -> float:
+    """The default of ``GuardedExecute``'s time limit ``name`` (``timeout``: nbgrader's ``Execute.timeout``):
+    a clean run's limits are the kernel's, declared once (:mod:`autograder.preprocessors`)."""
+    from .preprocessors import GuardedExecute
+
+    return float(GuardedExecute.class_traits()[name].default())
+
+
 @dataclass
 class Settings:
-    """How a course runs its kernels, so the clean room runs the same way."""
+    """How a course runs its kernels, so the clean room runs the same way (a course's own:
+    :func:`autograder.cleanroom.settings`). Each default is its setting's, read from the trait that declares it."""
 
     sandboxed: bool = True
     limits: dict[str, Any] = field(default_factory=dict)  # sandbox_command's keyword arguments
-    cell_timeout: float = 30.0
-    notebook_timeout: float = 120.0
-    fork: bool = True  # each run a fork of a long-lived clean-room process (False: a fresh process per run)
+    cell_timeout: float = field(default_factory=lambda: _kernel_default("timeout"))  # Execute.timeout
+    notebook_timeout: float = field(default_factory=lambda: _kernel_default("notebook_timeout"))
+    fork: bool = CrossCheck.class_traits()["fork"].default()  # each run a fork of a long-lived clean-room process
+    grace: float = CrossCheck.class_traits()["grace"].default()  # seconds a run may take beyond notebook_timeout
 
 
 def environment(options: Settings) -> dict[str, str]:
@@ -164,6 +176,8 @@ class Zygote:
         _started.add(self)
         global _made
         with _idle_lock:
+            if not _made:  # the first one this process starts: they are all stopped at its exit
+                atexit.register(close_zygotes)
             _made += 1
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -404,9 +418,6 @@ def running_zygotes(dask_worker: Any = None) -> int:
 def zygotes_started(dask_worker: Any = None) -> int:
     """How many clean-room processes (of both kinds) this process has started so far (``Client.run`` it on workers)."""
     return _made
-
-
-atexit.register(close_zygotes)
 
 
 def run_forked(request: dict, files: dict[str, str], options: Settings, deadline_s: float) -> tuple[bytes, str, int]:

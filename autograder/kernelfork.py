@@ -49,8 +49,6 @@ PRELOAD = (
     "unittest.mock", "inspect", "collections", "threading", "json", "re", "random", "math", "uuid",
 )
 
-START_TIMEOUT = 60.0  # seconds a zygote may take to fork a kernel
-
 
 class ForkedKernel:
     """The grader's handle on one forked kernel, shaped like the ``subprocess.Popen`` a
@@ -121,18 +119,19 @@ class ForkedKernel:
             zygote.close()
 
 
-def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str) -> ForkedKernel:
+def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str, timeout: float) -> ForkedKernel:
     """Ask ``zygote`` for a kernel reading ``connection_file``, writing to ``log``, working in ``workdir``.
 
     ``keep`` (the kernel's folder, holding its connection file and log) is what the zygote
-    leaves in its sockets folder when the kernel has exited.
+    leaves in its sockets folder when the kernel has exited. ``timeout``: the seconds the zygote may take
+    to fork it (the kernel manager's ``startup_timeout``).
 
     Raises:
         ZygoteGone: the zygote died or did not answer (the caller may start another, or a fresh kernel).
     """
     zygote.send({"kernel": {"connection_file": connection_file, "log": log, "workdir": workdir,
                             "scratch": str(zygote.sockets), "keep": keep}})
-    answer = zygote.header(time.monotonic() + START_TIMEOUT)
+    answer = zygote.header(time.monotonic() + timeout)
     if answer is None or "started" not in answer:
         zygote.close()
         raise ZygoteGone(f"the kernel process answered {answer!r} instead of starting a kernel")

@@ -110,7 +110,7 @@ class GuardedExecute(Execute):
         for attempt in range(1, attempts + 1):
             self._deadline = monotonic() + self.notebook_timeout
             self._stop_reason = ""
-            self._cell_timeout: float = float(self.timeout or self.notebook_timeout)
+            self._cell_timeout: float = self.cell_limit()
             self._interrupted_at: float | None = None  # when the running cell was interrupted at its time limit
             self._sent = False  # whether a code cell was sent to the kernel
             try:
@@ -121,6 +121,13 @@ class GuardedExecute(Execute):
                 self.log.warning("The kernel did not start (%s); starting another (%d of %d)",
                                  err, attempt + 1, attempts)
         raise AssertionError("not reached: the last attempt returns or raises")
+
+    def cell_limit(self) -> float:
+        """A cell's time limit: ``timeout`` (nbgrader's ``Execute.timeout``), the notebook's when that is unset (0, None).
+
+        The clean room's is the same (:func:`autograder.cleanroom.settings`).
+        """
+        return float(self.timeout or self.notebook_timeout)
 
     # nbclient asks for the timeout of every cell: the cell's own limit, or what is left of the notebook's.
     def _get_timeout(self, cell: NotebookNode | None) -> float | None:

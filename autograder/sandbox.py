@@ -173,7 +173,10 @@ class SandboxedKernelManager(AsyncKernelManager):
     bwrap = Unicode("", config=True, help="Path of bwrap (default: found on PATH).")
     lock_kernel_dir = Bool(True, config=True,
                            help="As root, make the kernel's folder unwritable once the kernel answers.")
-    startup_timeout = Integer(60, config=True, help="Seconds to wait for the kernel's sockets.")
+    startup_timeout = Integer(60, config=True,
+                              help="Seconds a kernel may take to start: for its warm process to fork it, then for "
+                                   "its sockets to open. A grading task's time limit allows this much for each "
+                                   "start attempt (GuardedExecute.start_attempts; autograder.grade.task_time_limit).")
     fork = Bool(True, config=True,
                 help="Start each kernel as a fork of a warm kernel process that has imported `preload` "
                      "(autograder.kernelfork); False: a fresh Python and sandbox per kernel.")
@@ -272,7 +275,7 @@ class SandboxedKernelManager(AsyncKernelManager):
                     shutil.copyfile(path, Path(self._copy) / path.name, follow_symlinks=False)
                     (Path(self._copy) / path.name).chmod(0o444)
                 return start(zygote, self.connection_file, str(Path(self.base_dir) / "kernel.log"),
-                             self.base_dir, self._copy)
+                             self.base_dir, self._copy, self.startup_timeout)
             except (forkserver.ZygoteGone, OSError) as err:
                 zygote.close()
                 if attempt == 2:
@@ -518,6 +521,13 @@ def where_available() -> dict[str, dict[str, Any]]:
 
 
 # -- what it costs ----------------------------------------------------------------------------
+def _first_reply_limit() -> float:
+    """Seconds grading waits for a new kernel's first reply: nbclient's ``startup_timeout`` (``Execute.startup_timeout``)."""
+    from nbclient import NotebookClient
+
+    return float(NotebookClient.class_traits()["startup_timeout"].default())
+
+
 async def _start_stop(manager_class: type, workdir: str, **traits: Any) -> float:
     km = manager_class(**traits)
     started = time.perf_counter()
@@ -527,7 +537,7 @@ async def _start_stop(manager_class: type, workdir: str, **traits: Any) -> float
     kc = km.client()
     kc.start_channels()
     try:
-        await kc.wait_for_ready(timeout=60)
+        await kc.wait_for_ready(timeout=_first_reply_limit())
         return time.perf_counter() - started
     finally:
         kc.stop_channels()

@@ -153,9 +153,8 @@ def test_a_run_that_kills_the_long_lived_process_loses_only_its_own_clean_result
     assert after.forked and after.complete and after.tests["test_0"].passed, after
 
 
-def test_a_run_stopped_at_its_deadline_is_reported_and_the_next_run_works(tmp_path, monkeypatch):
-    monkeypatch.setattr(cleanroom, "GRACE", 0.0)
-    options = cleanroom.Settings(sandboxed=False, cell_timeout=60, notebook_timeout=2)
+def test_a_run_stopped_at_its_deadline_is_reported_and_the_next_run_works(tmp_path):
+    options = cleanroom.Settings(sandboxed=False, cell_timeout=60, notebook_timeout=2, grace=0.0)
     # a cell that ignores the alarm: signals blocked, so only the deadline can stop it
     endless = "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\nwhile True:\n    pass\n"
     done = run(tmp_path, endless, TEST, options=options)
