@@ -210,7 +210,7 @@ class Variant:
         return re.compile(r"(?<!\w)" + re.escape(word) + tail, flags)
 
 
-def _plain(cell_text: str) -> str:
+def plain_text(cell_text: str) -> str:
     """Markdown as the check reads it: inline code, link targets and one-word italics left out."""
     text = re.sub(r"`[^`\n]*`", " ", cell_text)
     text = re.sub(r"\]\([^)\s]*\)", "]", text)
@@ -241,7 +241,7 @@ def learner_text(cell) -> str:
         parts = re.split(r"^```.*$", cell.source, flags=re.M)
         prose = parts[0::2]
         fenced = [" ".join(re.findall(r'"([^"\n]*)"', block)) for block in parts[1::2]]   # a diagram's labels
-        return _plain("\n".join(prose + fenced))
+        return plain_text("\n".join(prose + fenced))
     if cell.cell_type != "code":
         return ""
     python = _python(cell.source)
@@ -258,54 +258,29 @@ def learner_text(cell) -> str:
                    if tok.type == tokenize.COMMENT]
     except (tokenize.TokenError, IndentationError):
         pass
-    return _plain("\n".join(pieces))
+    return plain_text("\n".join(pieces))
+
+
+def banned_words(spanish_path: Path, cell, text: str, variants: list[Variant], verb: str = "says") -> list[Problem]:
+    """Every rejected variant in ``text``, what ``cell`` of ``spanish_path`` shows (``verb``: how the problem says
+    it shows it), named with the cell and the word to use instead."""
+    problems: list[Problem] = []
+    taken: list[tuple[int, int]] = []
+    for variant in variants:
+        for match in variant.pattern.finditer(text):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue                   # "read timed out" is reported once, not again as "timed out"
+            taken.append(match.span())
+            label = f"'{cell.get('id')}' ({cell.cell_type}: {_first_line(cell.source)!r})"
+            problems.append(Problem(spanish_path, label, f'{verb} "{match.group(0)}": {GLOSSARY.as_posix()} '
+                                    f'("{VOCABULARY_HEADING[3:]}") writes {variant.concept} as: {variant.use}'))
+    return problems
 
 
 def check_vocabulary(spanish_path: Path, variants: list[Variant]) -> list[Problem]:
     """Every rejected variant in a Spanish notebook, named with its cell and the word to use instead."""
-    problems: list[Problem] = []
     nb = nbformat.read(spanish_path, as_version=4)
-    for cell in nb.cells:
-        text, taken = learner_text(cell), []
-        for variant in variants:
-            for match in variant.pattern.finditer(text):
-                if any(start < match.end() and match.start() < end for start, end in taken):
-                    continue                   # "read timed out" is reported once, not again as "timed out"
-                taken.append(match.span())
-                label = f"'{cell.get('id')}' ({cell.cell_type}: {_first_line(cell.source)!r})"
-                problems.append(Problem(spanish_path, label, f'says "{match.group(0)}": {GLOSSARY.as_posix()} '
-                                        f'("{VOCABULARY_HEADING[3:]}") writes {variant.concept} as: {variant.use}'))
-    return problems
-
-
-def printed_text(cell) -> str:
-    """What an executed code cell showed: its streams and the plain text of its results (errors left out: a
-    traceback is Python's, in English)."""
-    parts = []
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream":
-            parts.append(out.get("text", ""))
-        elif out.get("output_type") in ("execute_result", "display_data"):
-            parts.append(out.get("data", {}).get("text/plain", ""))
-    return "".join(parts)
-
-
-def check_printed(spanish_path: Path, executed, variants: list[Variant]) -> list[Problem]:
-    """Every rejected variant in what an executed Spanish notebook printed (``executed``: the notebook, run)."""
-    problems: list[Problem] = []
-    for cell in executed.cells:
-        if cell.cell_type != "code":
-            continue
-        text, taken = _plain(printed_text(cell)), []
-        for variant in variants:
-            for match in variant.pattern.finditer(text):
-                if any(start < match.end() and match.start() < end for start, end in taken):
-                    continue
-                taken.append(match.span())
-                label = f"'{cell.get('id')}' (code: {_first_line(cell.source)!r})"
-                problems.append(Problem(spanish_path, label, f'prints "{match.group(0)}": {GLOSSARY.as_posix()} '
-                                        f'("{VOCABULARY_HEADING[3:]}") writes {variant.concept} as: {variant.use}'))
-    return problems
+    return [p for cell in nb.cells for p in banned_words(spanish_path, cell, learner_text(cell), variants)]
 
 
 def vocabulary_scope(root: Path = ROOT) -> list[Path]:

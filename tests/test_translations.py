@@ -155,7 +155,8 @@ def test_points_and_grade_ids_must_agree(course):
 
 # --- one vocabulary (issue 42) --------------------------------------------------------------
 
-from autograder.translations import VOCABULARY_PENDING, banned_variants, check_vocabulary, learner_text  # noqa: E402
+from autograder.translations import (VOCABULARY_PENDING, banned_variants, banned_words, check_vocabulary,  # noqa: E402
+                                     learner_text, plain_text)
 
 #: The words issue 42 found drifting, each (the word the glossary keeps, a variant it must reject).
 ONE_WORD = [
@@ -234,6 +235,25 @@ def _run_offline(path: Path):
     return nb
 
 
+def printed_text(cell) -> str:
+    """What an executed code cell showed: its streams and the plain text of its results (errors left out: a
+    traceback is Python's, in English)."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            parts.append(out.get("text", ""))
+        elif out.get("output_type") in ("execute_result", "display_data"):
+            parts.append(out.get("data", {}).get("text/plain", ""))
+    return "".join(parts)
+
+
+def check_printed(spanish_path: Path, executed, variants: list) -> list:
+    """Every rejected variant in what an executed Spanish notebook printed (``executed``: the notebook, run), read
+    as the static check reads a cell (:func:`autograder.translations.banned_words`)."""
+    return [problem for cell in executed.cells if cell.cell_type == "code"
+            for problem in banned_words(spanish_path, cell, plain_text(printed_text(cell)), variants, "prints")]
+
+
 #: Lessons whose printed words wait on a change outside the vocabulary (by name): the reason.
 PRINTED_PENDING: dict[str, str] = {}
 PRINTED_PENDING.update({name: "issue 42: this lesson's words come last (another change is editing it)"
@@ -250,8 +270,6 @@ SPANISH_LESSONS = [p for p in sorted((ROOT / "course" / "es").glob("[0-9][0-9]_*
 def test_what_a_spanish_lesson_prints_uses_the_glossary(path: Path):
     """Run offline, a Spanish lesson prints no word GLOSARIO.md rejects: no "Human:"/"AI:" labels, no English
     error text left in a mocked tool, no drifting synonym (the static check reads the code; this reads its output)."""
-    from autograder.translations import check_printed
-
     problems = check_printed(path, _run_offline(path), banned_variants())
     assert not problems, "\n" + "\n".join(map(str, problems))
 
@@ -260,11 +278,10 @@ def test_the_printed_check_reads_streams_and_results():
     """check_printed reads a cell's printed text and its result, not its traceback."""
     from nbformat.v4 import new_output
 
-    from autograder.translations import check_printed
-
     cell = new_code_cell("show(messages)")
     cell.outputs = [new_output("stream", name="stdout", text=" Human: ¿Qué tiempo hace?\n    AI: llama a get_weather\n"),
                     new_output("execute_result", data={"text/plain": "'la API en vivo'"}, execution_count=1),
                     new_output("error", ename="TimeoutError", evalue="read timed out", traceback=[])]
     found = check_printed(Path("x.ipynb"), new_notebook(cells=[cell]), banned_variants())
     assert sorted(p.text.split('"')[1] for p in found) == ["AI:", "Human:", "en vivo"], [str(p) for p in found]
+    assert all(p.text.startswith('prints "') and "(code: 'show(messages)')" in p.cell for p in found), found

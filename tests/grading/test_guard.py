@@ -59,7 +59,10 @@ HONEST = {
 
 SCRIPT = r"""
 import json, sys
-from autograder.guard import check_in_process
+from autograder import guard
+
+def check_in_process():  # the helper-package check, run here as a test cell runs it (AssertionError: changed)
+    exec(compile(guard.check_code(), guard.__file__, "exec"), {})
 
 def fresh():
     for name in list(sys.modules):
