@@ -172,17 +172,14 @@ def scan_findings(found: Mapping[str, list[tuple[str, int]]]) -> Words:
     Each category's meaning (:data:`SCAN_CATEGORIES`), then up to three places, "cell 3 line 2"
     ("celda 3 línea 2"; a cell named by its grade id keeps its name).
     """
-    said = []
-    for language in LANGUAGES:
-        cell, line = (getattr(w, language) for w in (CELL_WORD, LINE_WORD))
+    return Words(*("; ".join(f"{getattr(SCAN_CATEGORIES[c], language)} {_places(places, language)}"
+                             for c, places in found.items()) for language in LANGUAGES))
 
-        def where(places: list[tuple[str, int]]) -> str:
-            named = [f"{c.replace(CELL_WORD.en, cell)} {line} {n}" for c, n in places[:3]]
-            return f"({', '.join(named)}{', ...' if len(places) > 3 else ''})"
 
-        said.append("; ".join(f"{getattr(SCAN_CATEGORIES[c], language)} {where(places)}"
-                              for c, places in found.items()))
-    return Words(*said)
+def _places(places: list[tuple[str, int]], language: str) -> str:
+    cell, line = getattr(CELL_WORD, language), getattr(LINE_WORD, language)
+    named = [f"{c.replace(CELL_WORD.en, cell)} {line} {n}" for c, n in places[:3]]
+    return f"({', '.join(named)}{', ...' if len(places) > 3 else ''})"
 
 
 def _kinds(*kinds: Kind) -> dict[str, Kind]:

@@ -3,8 +3,8 @@
 When an answer cell has a syntax error, nothing in it is defined, and every test that calls the
 answer fails with ``NameError: name 'resilient_invoke' is not defined`` (and, after the course's
 hint, a sentence about what the function must do): fourteen rows that send the learner after the
-wrong thing. :func:`syntax_error` makes the one real problem, with IPython's name for the cell's
-file (``3996864638.py``, which means nothing to anyone) replaced by the line in that cell;
+wrong thing. :func:`syntax_fields` gives the one real problem its words, with IPython's name for the
+cell's file (``3996864638.py``, which means nothing to anyone) replaced by the line in that cell;
 :func:`explain` rewrites the tests' messages to point at it. Scores do not change: only the words.
 """
 
@@ -15,7 +15,7 @@ import re
 from toolfaults.language import language_of
 
 from . import problems
-from .problems import LANGUAGES, SYNTAX, Problem, Words, words
+from .problems import LANGUAGES, SYNTAX, Words, words
 from .results import SubmissionResult
 
 # IPython compiles each cell as a file named by a hash ("3996864638.py"; older: "<ipython-input-3-...>").
@@ -25,9 +25,10 @@ LINE = re.compile(r"line (\d+)")  # in the English text, once CELL_FILE is repla
 NOT_DEFINED = re.compile(r"\bNameError\b.*\bis not defined")
 
 
-def syntax_error(label: Words | str, ename: str, evalue: str) -> Problem:
-    """The problem of a cell (``label``, e.g. a phrase ``label_cell``) that does not parse: ``ename: evalue``."""
-    return problems.problem(SYNTAX, label=_without_file(label), error=_without_file(f"{ename}: {evalue.strip()[:160]}"))
+def syntax_fields(label: Words | str, ename: str, evalue: str) -> dict[str, Words]:
+    """The fields of the problem :data:`~autograder.problems.SYNTAX` of a cell (``label``, e.g. a phrase
+    ``label_cell``) whose error output is ``ename: evalue``."""
+    return {"label": _without_file(label), "error": _without_file(f"{ename}: {evalue.strip()[:160]}")}
 
 
 def _without_file(text: Words | str) -> Words:

@@ -17,8 +17,8 @@ def _broken(assignment: str = "05_retry_with_backoff") -> SubmissionResult:
     tests.append(TestResult("t_other", "other", 0, 2, False, "AssertionError: expected 3 calls, got 1"))
     result = SubmissionResult("fatima", assignment, 0, 30, tests)
     quote = " (def resilient_invoke(tool, args, max_attempts=...)"
-    result.note(unparsed.syntax_error(words("label_cell", number=5, quote=quote), "SyntaxError",
-                                      "invalid syntax (3996864638.py, line 3)"))
+    result.flag("syntax_error", **unparsed.syntax_fields(words("label_cell", number=5, quote=quote), "SyntaxError",
+                                                         "invalid syntax (3996864638.py, line 3)"))
     return result
 
 
