@@ -44,10 +44,12 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.OverwriteCells.add_missing_cells = True
 
 # Grading: every cell gets a short time limit (the graded code never really sleeps),
-# errors do not stop the run, and huge outputs are cut.
+# errors do not stop the run, and huge outputs are cut. This file is where the course sets its time
+# limits; every other one keeps its declared default (docs/instructors.md, "Speed and time limits",
+# lists them all). A misspelt setting of a step the grader runs is an error (autograder.course.check_settings).
 c.Execute.timeout = 30
 # ... and the whole notebook a limit (autograder.preprocessors.GuardedExecute); a grading task's
-# wall-clock limit on a Dask worker is twice this plus a minute per kernel start attempt
+# wall-clock limit on a Dask worker is twice this plus a kernel's start-up limit per start attempt
 # (autograder.grade.task_time_limit).
 c.GuardedExecute.notebook_timeout = 120
 c.Execute.interrupt_on_timeout = True

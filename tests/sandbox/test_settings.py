@@ -192,6 +192,16 @@ def test_the_settings_the_grader_and_its_tests_use_are_known():
                     "LimitOutputSize": {"max_chars": 100}})
 
 
+def test_nbgrader_config_may_set_nbgrader_commands_but_not_misspell_the_graders():
+    """``nbgrader_config.py`` (read by :func:`autograder.course.load_config`) may configure nbgrader's own
+    commands, sections the grader does not know; a misspelt setting of a section it knows is an error."""
+    check_settings(Config({"Exchange": {"root": "/srv/exchange"}, "GuardedExecute": {"notebook_timeout": 60}}),
+                   other_sections=True)
+    with pytest.raises(ValueError, match=re.escape("GuardedExecute.notebook_timout")):
+        check_settings(Config({"GuardedExecute": {"notebook_timout": 60}}), other_sections=True)
+    check_settings(load_config(), other_sections=True)  # the course's own
+
+
 @pytest.mark.slow
 def test_a_course_with_a_misspelt_setting_does_not_start(tmp_path):
     from autograder.engine import Course
