@@ -47,7 +47,8 @@ TIME_LIMITS = (
     ("CrossCheck", "grace", CrossCheck),
 )
 #: How the table's last row, the derived limit, is written.
-TASK_ROW = ("the grading task (derived)", "2 × `notebook_timeout` + `startup_timeout` × `start_attempts`")
+TASK_ROW = ("the grading task (derived)",
+            "2 × `notebook_timeout` + `SandboxedKernelManager.startup_timeout` × `start_attempts`")
 
 #: Names a number given in the source would make a second time limit (a default, a constant, a keyword).
 LIMIT_NAME = re.compile(r"(timeout|grace|attempts|time_limit|cpu_limit|deadline)$|^[A-Z_]*(TIMEOUT|GRACE|LIMIT)[A-Z_]*$")
