@@ -25,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from . import cleanroom, scan
+from .problems import RECHECK_FAILED
 
 if TYPE_CHECKING:
     from .pipeline import Submission
@@ -65,8 +66,5 @@ def check(sub: Submission, result: SubmissionResult, options: cleanroom.Settings
         return changed
     except Exception as err:  # noqa: BLE001 - a check that breaks must not lose the grade
         log.exception("cross-check of %s/%s failed", result.student, result.assignment)
-        result.add(cleanroom.UNFINISHED, f"the grader could not re-check this submission ({type(err).__name__}); "
-                                         "the kernel's results were kept", True,
-                   f"el corrector no pudo volver a comprobar esta entrega ({type(err).__name__}); "
-                   "se conservaron los resultados del kernel")
+        result.flag(RECHECK_FAILED, error=type(err).__name__)
         return changed

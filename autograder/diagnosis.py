@@ -9,22 +9,28 @@ ones where the score may not reflect the work are marked "needs attention".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from . import problems
 from .guard import TAMPERED
 from .preprocessors import CELL_TIMEOUT, KERNEL_DIED, META, NOT_RUN
+from .problems import SYNTAX, Words, words
 from .readback import ANSI
 from .results import SubmissionResult
 from .testcells import is_test
+from .unparsed import syntax_fields
 
 if TYPE_CHECKING:
     from .pipeline import Submission
+
+# The kinds of a cell that stopped the notebook: the cells after it were not run.
+STOPPED = ("kernel_died", "stuck_kernel", "time_limit")
 
 
 def diagnose(sub: Submission, result: SubmissionResult) -> None:
     """Add to ``result`` what the autograded notebooks of ``sub`` (:class:`autograder.pipeline.Submission`)
     show went wrong."""
-    described = sub.assignment.tests
+    found: list[tuple[str, dict[str, Any]]] = []  # (kind, fields), once each, in the notebooks' order
     not_run = 0
     for name in sub.assignment.notebooks:
         nb = sub.graded(name)
@@ -34,72 +40,55 @@ def diagnose(sub: Submission, result: SubmissionResult) -> None:
             if cell.cell_type != "code":
                 continue
             meta = cell.metadata.get("nbgrader", {})
-            gid = meta.get("grade_id")
-            if is_test(meta):
-                desc = described.get(gid, (gid, 0))[0] or gid
-                label, label_es = f"the test \"{desc}\"", f"el test \"{desc}\""
-            elif meta.get("solution"):
-                label, label_es = f"the answer cell {gid}", f"la celda de respuesta {gid}"
-            else:
-                quote = _snippet(cell.source)
-                label, label_es = f"cell {index + 1}{quote}", f"la celda {index + 1}{quote}"
+            label = _label(meta, sub.assignment.tests, index, cell.source)
             printed = cell.metadata.get(META, {}).get("output_chars")
-            if printed:
-                count_es = f"{printed:,}".replace(",", ".")  # 12.345.678, as Spanish writes it
-                result.add("huge_output", f"{label} printed {printed:,} characters; the grader cut the output",
-                           text_es=f"{label_es} imprimió {count_es} caracteres; el corrector cortó la salida")
+            findings = [("huge_output", {"label": label, "chars": printed})] if printed else []
             for out in cell.get("outputs", []):
-                if out.get("output_type") != "error":
-                    continue
-                ename, evalue = out.get("ename", ""), ANSI.sub("", str(out.get("evalue", "")))
-                if ename == KERNEL_DIED:
-                    result.add("kernel_died", "the kernel died (os._exit(), a crash or out of memory?) while "
-                                              f"running {label}; the cells after it were not run", True,
-                               "el kernel murió (¿os._exit(), un fallo o falta de memoria?) al ejecutar "
-                               f"{label_es}; las celdas posteriores no se ejecutaron")
-                elif ename == CELL_TIMEOUT:
-                    result.add("timeout", f"{label} did not finish within the time limit and was stopped "
-                                          "(an endless loop?)",
-                               text_es=f"{label_es} no terminó dentro del tiempo límite y se detuvo "
-                                       "(¿un bucle infinito?)")
-                elif ename == NOT_RUN:
-                    not_run += is_test(meta)
-                    if "interrupted" in evalue:
-                        result.add("stuck_kernel", "a cell kept running after it was interrupted (an endless "
-                                                   "loop that catches KeyboardInterrupt?); the cells after it "
-                                                   "were not run", True,
-                                   "una celda siguió ejecutándose tras interrumpirla (¿un bucle infinito que "
-                                   "captura KeyboardInterrupt?); las celdas posteriores no se ejecutaron")
-                    elif "time limit" in evalue:
-                        result.add("time_limit", "the notebook used up its time limit (an endless loop?); "
-                                                 "the cells after it were not run", True,
-                                   "el notebook agotó su tiempo límite (¿un bucle infinito?); "
-                                   "las celdas posteriores no se ejecutaron")
-                elif ename in ("SyntaxError", "IndentationError", "TabError") and not is_test(meta):
-                    result.add("syntax_error", f"{label} has a syntax error ({ename}: {evalue.strip()[:160]}); "
-                                               "nothing in it was defined",
-                               text_es=f"{label_es} tiene un error de sintaxis ({ename}: {evalue.strip()[:160]}); "
-                                       "no se definió nada de ella")
-                elif ename == "SystemExit":
-                    result.add("sys_exit", f"{label} called sys.exit(); the grader kept going",
-                               text_es=f"{label_es} llamó a sys.exit(); el corrector siguió adelante")
-                elif ename == "AssertionError" and evalue.startswith(TAMPERED):
-                    detail = evalue[len(TAMPERED):].split(". The tests", 1)[0].lstrip(": ")
-                    result.add("tampered", f"the course's helper package was not as installed in the notebook's "
-                                           f"kernel ({detail}); the tests that ran after that failed there, and the "
-                                           "score is under review", True,
-                               "el paquete de apoyo del curso no era el instalado en el kernel del notebook "
-                               f"({detail}); los tests que se ejecutaron después fallaron allí, y la nota está "
-                               "en revisión")
-    if not_run:
-        for p in result.problems:
-            if p.kind in ("kernel_died", "stuck_kernel", "time_limit") and p.text.endswith("were not run"):
-                tests = f"{not_run} test{'s' if not_run != 1 else ''}"
-                p.text = p.text.replace("the cells after it were not run", f"the {tests} after it were not run")
-                p.text_es = p.text_es.replace("las celdas posteriores no se ejecutaron",
-                                              f"los {tests} posteriores no se ejecutaron" if not_run != 1
-                                              else "el test posterior no se ejecutó")
-                break
+                if out.get("output_type") == "error":
+                    ename, evalue = out.get("ename", ""), ANSI.sub("", str(out.get("evalue", "")))
+                    not_run += ename == NOT_RUN and is_test(meta)
+                    findings.append(_finding(ename, evalue, label, is_test(meta)))
+            for finding in findings:
+                if finding is not None and finding not in found:
+                    found.append(finding)
+    first = next((i for i, (kind, _) in enumerate(found) if kind in STOPPED), None)
+    for i, (kind, fields) in enumerate(found):
+        if kind in STOPPED:  # the first to stop the notebook says how many tests that left unrun, once counted
+            fields = {**fields, "after": words("tests_after", n=not_run) if i == first and not_run
+                      else words("cells_after")}
+        result.flag(kind, **fields)
+
+
+def _label(meta: dict[str, Any], described: dict[str, tuple[str, float]], index: int, source: str) -> Words:
+    """How a problem names a cell: a test by its description, an answer cell by its id, another by a quote."""
+    gid = meta.get("grade_id")
+    if is_test(meta):
+        return words("label_test", test=described.get(gid, (gid, 0))[0] or gid)
+    if meta.get("solution"):
+        return words("label_answer", cell=gid)
+    return words("label_cell", number=index + 1, quote=_snippet(source))
+
+
+def _finding(ename: str, evalue: str, label: Words, test: bool) -> tuple[str, dict[str, Any]] | None:
+    """The problem an error output of a cell shows, as ``(kind, fields)``; ``None`` for a test's own failure.
+
+    A kind of :data:`STOPPED` still lacks its field ``after``: :func:`diagnose` adds it once it has
+    counted the tests that were not run.
+    """
+    if ename == KERNEL_DIED:
+        return "kernel_died", {"label": label}
+    if ename == CELL_TIMEOUT:
+        return "timeout", {"label": label}
+    if ename == NOT_RUN:
+        return ("stuck_kernel", {}) if "interrupted" in evalue else ("time_limit", {}) if "time limit" in evalue \
+            else None
+    if ename in ("SyntaxError", "IndentationError", "TabError") and not test:
+        return SYNTAX, syntax_fields(label, ename, evalue)
+    if ename == "SystemExit":
+        return "sys_exit", {"label": label}
+    if ename == "AssertionError" and evalue.startswith(TAMPERED):
+        return problems.TAMPERED, {"detail": evalue[len(TAMPERED):].split(". The tests", 1)[0].lstrip(": ")}
+    return None
 
 
 def _snippet(source: str) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from . import gradebook as gbook
+from . import problems
 from .cluster import Outcome, default_workers, run_on_dask
 from .engine import Course
 from .results import SubmissionResult
@@ -40,7 +41,7 @@ from .worker import Graded, GraderPlugin, Task, grade_task
 __all__ = ["REGRADED", "Task", "default_workers", "grade_tasks", "longest_first"]
 
 log = logging.getLogger(__name__)
-REGRADED = "regraded"  # the problem kind of a submission graded here after its worker failed
+REGRADED = problems.REGRADED  # the problem kind of a submission graded here after its worker failed
 
 
 def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = None, *,
@@ -101,17 +102,14 @@ def grade_tasks(course: Course, tasks: Iterable[Task], workers: int | None = Non
                     if graded.rows is not None:
                         gradebook.write(graded.rows)
                     if outcome.timed_out:
-                        graded.result.add("time_limit", "grading took longer than its time limit; its kernel "
-                                                        "was stopped", True, "la corrección superó su tiempo "
-                                                        "límite; se detuvo su kernel")
+                        graded.result.flag("task_time_limit")
                     record(graded.result)
                     return
                 if not failures:  # the reasons, with how many tasks each, are said at the end
                     log.warning("A grading task failed %s; such tasks are graded again here.", where)
                 failures[outcome.reason or (outcome.error.strip().splitlines() or ["unknown error"])[-1]] += 1
                 result = course.autograde(task.assignment, task.student)
-                result.add(REGRADED, "a grading worker failed; this submission was graded again on its own",
-                           text_es="un proceso de corrección falló; esta entrega se volvió a corregir aparte")
+                result.flag(REGRADED)
                 record(result)
 
             ordered = longest_first(tasks, course.code_size, seconds)

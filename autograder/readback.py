@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import nbformat
 
 from .preprocessors import GRADER_ERRORS, NOT_RUN
-from .results import INSTRUCTOR_SCORE, Problem, SubmissionResult, TestResult
+from .problems import INSTRUCTOR_SCORE, Problem, problem
+from .results import SubmissionResult, TestResult
 from .testcells import grade_id, redact
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def read_result(sub: Submission, scores: dict[str, dict[str, float | None] | Non
         grades = scores.get(name)
         if grades is None:
             grades = {}
-            problems.append(Problem("not_graded", f"{name}.ipynb was not graded", True, f"{name}.ipynb no se corrigió"))
+            problems.append(problem("not_graded", name=name))
         for gid, (description, points) in sub.assignment.tests.items():
             # The kernel's own result: a manual score is the instructor's, applied after the checks.
             score = grades.get(gid) or 0.0
@@ -87,8 +88,8 @@ def read_result(sub: Submission, scores: dict[str, dict[str, float | None] | Non
                                      message, sub.assignment.hidden))
     max_score = sum(t.max_points for t in tests)
     result = SubmissionResult(sub.student, sub.assignment.name, sum(t.points for t in tests), max_score, tests)
-    for p in problems:
-        result.add(p.kind, p.text, p.attention, p.text_es)
+    for found in problems:
+        result.note(found)
     return result
 
 
@@ -103,7 +104,5 @@ def set_instructor_score(result: SubmissionResult, score: float | None) -> None:
     result.score = sum(t.points for t in result.tests)
     if score is None or score == result.score:
         return
-    tests, total, out_of = f"{result.score:g}", f"{score:g}", f"{result.max_score:g}"
-    result.add(INSTRUCTOR_SCORE, f"{tests}/{out_of} from the tests, set to {total}/{out_of} by the instructor",
-               text_es=f"{tests}/{out_of} según los tests; el profesor la cambió a {total}/{out_of}")
+    result.flag(INSTRUCTOR_SCORE, tests=result.score, total=score, out_of=result.max_score)
     result.score = score

@@ -2,7 +2,8 @@
 
 A :class:`SubmissionResult` holds one student's score for one assignment, a
 :class:`TestResult` per test cell (description, points, pass/fail, message) and the
-:class:`Problem` s found with the submission. The feedback pages, the class report
+:class:`Problem` s found with the submission (kinds of :mod:`autograder.problems`, raised with
+:meth:`SubmissionResult.flag`). The feedback pages, the class report
 and ``results.json`` are built from these alone, so they import this module and
 nothing of nbgrader.
 """
@@ -62,10 +63,6 @@ class SubmissionResult:
             self.problems.append(found)
         if found.attention:
             self.status = ATTENTION
-
-    def add(self, kind: str, text: str, attention: bool = False, text_es: str = "") -> None:
-        """Record a problem given as text (the old way, until every module raises kinds: :meth:`flag`)."""
-        self.note(Problem(kind, text, attention, text_es))
 
     def kinds(self) -> list[str]:
         return [p.kind for p in self.problems]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import nbformat
 
-from .results import Problem
+from .problems import Problem, problem, words
 from .testcells import grade_id, is_test
 
 if TYPE_CHECKING:
@@ -67,8 +67,7 @@ def stage(sub: Submission) -> list[str]:
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     if not raw.is_dir():
-        problems.append(Problem("missing_notebook", f"nothing was submitted for {assignment}", True,
-                                f"no se entregó nada para {assignment}"))
+        problems.append(problem("nothing_submitted", assignment=assignment))
         return []
     expected = sub.assignment.notebooks
     present = sorted(p for p in raw.glob("*.ipynb") if p.is_file())
@@ -80,21 +79,14 @@ def stage(sub: Submission) -> list[str]:
             path = _renamed(sub.assignment.released[name], spare)
             if path is None:
                 files = sorted(p.name for p in raw.iterdir() if not p.name.startswith("."))
-                found = f" (the folder holds {', '.join(files)})" if files else " (the folder is empty)"
-                found_es = f" (la carpeta contiene {', '.join(files)})" if files else " (la carpeta está vacía)"
-                problems.append(Problem("missing_notebook",
-                                        f"{name}.ipynb was not submitted{found}: its tests score 0", True,
-                                        f"no se entregó {name}.ipynb{found_es}: sus tests puntúan 0"))
+                found = words("folder_holds", files=", ".join(files)) if files else words("folder_empty")
+                problems.append(problem("missing_notebook", name=name, found=found))
                 continue
             spare.remove(path)
-            problems.append(Problem("renamed", f"{name}.ipynb was missing; {path.name} was graded in its place "
-                                               "(the notebook was renamed)",
-                                    text_es=f"faltaba {name}.ipynb; se corrigió {path.name} en su lugar "
-                                            "(el notebook se había renombrado)"))
+            problems.append(problem("renamed", name=name, graded=path.name))
         nb, why = read_notebook(path)
         if nb is None:
-            problems.append(Problem("invalid_notebook", f"{path.name} could not be graded: {why}", True,
-                                    f"no se pudo corregir {path.name}: {why}"))
+            problems.append(problem("invalid_notebook", file=path.name, why=why))
             continue
         nb = repair(nb, sub.assignment.released[name], sub.assignment.tests, problems)
         nbformat.write(nb, dest / f"{name}.ipynb")
@@ -107,8 +99,7 @@ def stage(sub: Submission) -> list[str]:
             parse_utc(stamp.read_text().strip())
             shutil.copy(stamp, dest / "timestamp.txt")
         except (ValueError, OverflowError):
-            problems.append(Problem("bad_timestamp", "timestamp.txt is not a date; it was ignored",
-                                    text_es="timestamp.txt no es una fecha; se ignoró"))
+            problems.append(problem("bad_timestamp"))
     return staged
 
 
@@ -143,26 +134,18 @@ def repair(nb: nbformat.NotebookNode, released: nbformat.NotebookNode,
             ref = known[gid]
             meta = ref.metadata["nbgrader"]
             if cell.metadata.get("nbgrader") != meta or cell.cell_type != ref.cell_type:
-                problems.append(Problem("metadata_changed", f"the grading metadata of cell {gid} was changed; "
-                                                            "the grader restored it",
-                                        text_es=f"se cambiaron los metadatos de corrección de la celda {gid}; "
-                                                "el corrector los restauró"))
+                problems.append(problem("metadata_changed", cell=gid))
                 cell.metadata["nbgrader"] = copy.deepcopy(meta)
             if is_test(meta) and cell.source.strip() != ref.source.strip():
                 desc = descriptions.get(gid, (gid, 0))[0] or gid
-                problems.append(Problem("test_edited", f"the read-only test \"{desc}\" was edited; "
-                                                       "the grader ran the original test",
-                                        text_es=f"se editó el test de solo lectura \"{desc}\"; "
-                                                "el corrector ejecutó el test original"))
+                problems.append(problem("test_edited", test=desc))
     for position, ref in enumerate(order):
         gid = grade_id(ref)
         if gid in seen:
             continue
         meta = ref.metadata["nbgrader"]
         if meta.get("solution") and not meta.get("grade"):
-            problems.append(Problem("answer_deleted", f"the answer cell {gid} was deleted; "
-                                                      "the tests ran without it",
-                                    text_es=f"se borró la celda de respuesta {gid}; los tests se ejecutaron sin ella"))
+            problems.append(problem("answer_deleted", cell=gid))
             continue
         if not (is_test(meta) or (meta.get("locked") and ref.cell_type == "code")):
             continue
@@ -171,14 +154,9 @@ def repair(nb: nbformat.NotebookNode, released: nbformat.NotebookNode,
         seen.add(gid)
         if is_test(meta):
             desc = descriptions.get(gid, (gid, 0))[0] or gid
-            problems.append(Problem("test_deleted", f"the test \"{desc}\" was deleted; the grader put it back "
-                                                    "and ran it",
-                                    text_es=f"se borró el test \"{desc}\"; el corrector lo volvió a poner "
-                                            "y lo ejecutó"))
+            problems.append(problem("test_deleted", test=desc))
         else:
-            problems.append(Problem("locked_deleted", f"the read-only cell {gid} was deleted; "
-                                                      "the grader put it back",
-                                    text_es=f"se borró la celda de solo lectura {gid}; el corrector la volvió a poner"))
+            problems.append(problem("locked_deleted", cell=gid))
     return nb
 
 

@@ -340,7 +340,7 @@ def _timed_grading(args: argparse.Namespace, settings: dict, assignment: str) ->
     import nbformat
     from nbgrader.preprocessors import SaveAutoGrades
 
-    from autograder import crosscheck, engine
+    from autograder import pipeline
     from autograder.grade import make_course
     from autograder.preprocessors import GuardedExecute
 
@@ -370,10 +370,10 @@ def _timed_grading(args: argparse.Namespace, settings: dict, assignment: str) ->
         started = time.perf_counter()
         course.autograde(assignment, args.student)
         first = time.perf_counter() - started
-        timed(engine, "stage", "staging")
-        timed(crosscheck, "verify", "clean-room re-run and code scan (crosscheck)")
-        timed(engine, "read_result", "reading results")
-        timed(engine, "diagnose", "diagnosis")
+        timed(pipeline, "stage", "staging")
+        timed(pipeline, "cross_check", "clean-room re-run and code scan (crosscheck)")
+        timed(pipeline, "read_back", "reading results")
+        timed(pipeline, "diagnose", "diagnosis")
         timed(SaveAutoGrades, "preprocess", "gradebook writes (SaveAutoGrades)")
         execute = [p for p in course.config.Autograde.autograde_preprocessors
                    if isinstance(p, type) and issubclass(p, GuardedExecute)][0]

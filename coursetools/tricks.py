@@ -134,7 +134,7 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
     import copy
     from concurrent.futures import ThreadPoolExecutor
 
-    from autograder.crosscheck import SECTION, check
+    from autograder import cleanroom, crosscheck
     from autograder.engine import Course
     from autograder.pool import Task, grade_tasks
     from autograder.sandbox import where_available
@@ -143,7 +143,7 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
     tricks = load_tricks() if tricks is None else tricks
     # Sandboxed as `make grade` grades a class where the sandbox runs (each kernel a fork of a warm one),
     # unsandboxed elsewhere; the cross-checks run after the kernel's grading, below.
-    course = Course.scratch(root, config={**where_available(), SECTION: {"enabled": False}})
+    course = Course.scratch(root, config={**where_available(), "CrossCheck": {"enabled": False}})
     for assignment in sorted({t.assignment for t in tricks}):
         course.generate(assignment)
     honest_names: dict[tuple[str, str], str] = {}
@@ -159,8 +159,15 @@ def prove(root: Path, tricks: list[Trick] | None = None, workers: int | None = N
             tasks.append(Task(trick.assignment, honest_names[key]))
     kernel = {r.student: r for r in grade_tasks(course, tasks, workers)}
     checked = {name: copy.deepcopy(r) for name, r in kernel.items()}
+    options = cleanroom.settings(course.config)  # the cross-checks as `make grade` runs them
+
+    def cross_check(result) -> None:  # the pipeline's cross-check stage, then its gradebook write
+        changed = crosscheck.check(course.submission(result.assignment, result.student), result, options)
+        if changed:
+            course.book.set_auto_scores(result.assignment, result.student, changed)
+
     with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-        list(pool.map(lambda r: check(course, r), checked.values()))
+        list(pool.map(cross_check, checked.values()))
     return [Outcome(t, kernel[t.name], checked[t.name], checked[honest_names[(t.assignment, t.baseline)]])
             for t in tricks]
 

@@ -80,7 +80,7 @@ def test_stage_with_nothing_handed_in_grades_nothing_and_needs_attention(tmp_pat
     sub = submission(tmp_path, assignment, None)
     pipeline.stage(sub)
     assert sub.notebooks == []
-    assert [(p.kind, p.attention) for p in sub.problems] == [("missing_notebook", True)]
+    assert [(p.kind, p.attention) for p in sub.problems] == [("nothing_submitted", True)]
 
 
 def test_stage_clears_an_earlier_runs_autograded_copy(tmp_path, assignment):
@@ -196,7 +196,7 @@ def test_grade_of_nothing_handed_in_never_calls_nbgrader(tmp_path, assignment):
     book = RecordingBook({})
     result = pipeline.grade(sub, autograde, book, None)
     assert book.writes == [("record_zero", ASSIGNMENT, "ana")]
-    assert result.score == 0 and "missing_notebook" in result.kinds()
+    assert result.score == 0 and "nothing_submitted" in result.kinds()
 
 
 # -- the pipeline as documented, and the one writer ---------------------------------------------------

@@ -120,19 +120,20 @@ def test_a_submission_nbgrader_could_not_grade_is_still_cross_checked(tmp_path):
     room re-runs and the scan reads the staged submission: the trick is still named, not only "nbgrader failed"."""
     import shutil
 
-    from autograder.crosscheck import SECTION, check
+    from autograder import cleanroom, crosscheck
     from autograder.engine import Course
     from coursetools.fairness import solved
 
     trick = next(t for t in TRICKS if t.name == "builtins_assertionerror")
-    course = Course.scratch(tmp_path, config={SECTION: {"enabled": False}})
+    course = Course.scratch(tmp_path, config={"CrossCheck": {"enabled": False}})
     course.generate(trick.assignment)
     course.submit("mallory", trick.assignment, solved(course, trick.assignment, **{trick.cell: trick.code}))
     result = course.autograde(trick.assignment, "mallory")
     assert not set(OURS) & set(result.kinds())  # the checks are off: nothing of ours yet
-    shutil.rmtree(course.directory(course.coursedir.autograded_directory, trick.assignment, "mallory"))
-    shutil.rmtree(course.staging / "mallory")  # and the staged copy is gone too: it is staged again
-    check(course, result)
+    sub = course.submission(trick.assignment, "mallory")
+    shutil.rmtree(sub.autograded)  # as nbgrader leaves it when it could not grade: only the staged copy
+    assert (sub.staged / f"{trick.assignment}.ipynb").is_file()
+    crosscheck.check(sub, result, cleanroom.settings(course.config))
     found = {p.kind: p for p in result.problems}
     assert CHANGED in found and SUSPICIOUS in found, [(p.kind, p.text) for p in result.problems]
     assert found[CHANGED].attention and found[SUSPICIOUS].attention
