@@ -96,7 +96,7 @@ class GraderPlugin(WorkerPlugin):
             db_url = None
             if self.db_url.startswith("sqlite"):
                 self.copy = Path(self.scratch) / f"gradebook-{os.getpid()}.db"
-                db_url = gbook.copy_database(self.db_url, self.copy)
+                db_url = gbook.scratch_copy(gbook.copy_database(self.db_url, self.copy))
             self.grader = Grader(self.spec, db_url or self.db_url)
         return self.grader.grade(task)
 
