@@ -4,8 +4,10 @@ Each is an nbgrader assignment like the graded ones (``solutions/`` → ``exerci
 but no test cell carries points: :func:`autograder.course.is_practice` says so, and ``make grade`` leaves
 it out. The checks here: the four exist in both editions and are practice, and ``test_rules.py`` reads them
 (numbered rules, each test naming one, the Spanish edition the same: COURSE_SPEC §5); every test gives a hint; ``make progress``
-finds their parts in the released notebooks; the solution is "done" and the released stub "not started"
-(the catalogued wrong answers are proven by ``test_visible_parts.py``).
+finds their parts in the released notebooks; the solution is "done" and the released stub "not started",
+proven by ``tests/progress/test_progress.py``, which runs every exercise of ``solutions/`` and ``exercises/``
+as `make progress` does (checked here: the practice ones are among them); the catalogued wrong answers are
+proven by ``test_visible_parts.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 
 from autograder.course import assignments, graded_assignments, is_practice
 from tests.exercises.test_rules import NOTEBOOKS, is_test_cell
-from toolfaults.progress import check_notebook, find_parts
+from toolfaults.progress import exercise_notebooks, find_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -75,11 +77,11 @@ def test_make_progress_finds_the_parts(stem):
         assert all(len(p.tests) >= 4 for p in found), f"{name}: {[len(p.tests) for p in found]} visible tests per part"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_the_solution_is_done_and_the_stub_not_started(name):
-    """Run as `make progress` runs a learner's notebook: the solution's parts are done, the released stub's not started."""
-    for path, want in ((_solution(name), "done"), (EXERCISES / name / f"{name}.ipynb", "not started")):
-        rows = check_notebook(path, exercise=name, timeout=60)
-        report = "; ".join(f"{r.part}: {r.status} {[(t.name, t.error) for t in r.failing]}" for r in rows)
-        assert rows and all(r.status == want for r in rows), f"{path.relative_to(ROOT)}: {report}"
+def test_the_solution_and_the_stub_are_run_by_the_progress_tests():
+    """The solution is "done" and the released stub "not started": ``tests/progress/test_progress.py`` runs every
+    notebook ``exercise_notebooks`` finds in ``solutions/`` (test_solutions_are_all_done_on_their_visible_tests) and
+    ``exercises/`` (test_released_stubs_are_all_not_started), each part of each, as `make progress` does; the
+    practice exercises are among them, in both editions. (One run of each notebook, not a second one here.)"""
+    for folder in (SOLUTIONS, EXERCISES):
+        found = {p.parent.name for p in exercise_notebooks(folder)}
+        assert set(NAMES) <= found, f"{folder.name}/: make progress's tests would not run {sorted(set(NAMES) - found)}"

@@ -183,6 +183,7 @@ def test_solutions_are_all_done_on_their_visible_tests(tmp_path):
     """The solution notebooks pass every visible test (their hidden tests are skipped, not run)."""
     before = snapshot(SOLUTIONS)
     rows = check_exercises(SOLUTIONS)
+    assert {r.exercise for r in rows} == set(STEMS), "every exercise's solution, practice ones included, has its parts"
     not_done = [(r.exercise, r.part, f"{r.passed}/{r.total}", [t.error for t in r.failing]) for r in rows
                 if r.status != "done"]
     assert not not_done, f"solutions must be 'done': {not_done}"
