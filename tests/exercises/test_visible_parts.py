@@ -6,7 +6,8 @@ reads only the top level). Each entry is put into its answer cell of the RELEASE
 notebook (``exercises/``, the other answers left as stubs) and the notebook is checked with
 ``toolfaults.progress``, the way ``make progress`` runs a learner's own notebook: a wrong
 answer leaves its part short of "done", with a failing test that names the mistake; a right
-answer makes it "done". Where the sandbox runs, each notebook's kernel is one the grader
+answer makes it "done". The cells after the entry's part are left out: they run after its
+tests and cannot change its row. Where the sandbox runs, each notebook's kernel is one the grader
 starts, a fork of a warm kernel (``autograder.kernelfork``): the same kernel with its imports
 done, without a fresh one's second of start-up per case (``make progress``'s own kernels are
 started in ``tests/progress``).
@@ -114,14 +115,18 @@ def _progress(path: Path, edition: str):
     variant = Variant.load(path, edition)
     released = EXERCISES / assignment
     nb = nbformat.read(released / f"{assignment}.ipynb", as_version=4)
-    title = part_of(nb, variant.cell).title
+    part = part_of(nb, variant.cell)
+    entered = replace_answer(nb, variant.cell, as_typed(variant))
+    # The notebook runs top to bottom: the cells after the part's last one run after its tests and cannot change
+    # its row, so they are left out (exercise 07's Part A is its first 14 cells of 63).
+    entered.cells = entered.cells[:max(part.answers + part.tests) + 1]
     with tempfile.TemporaryDirectory(prefix="visible-part-") as tmp:
         work = Path(tmp) / assignment
         shutil.copytree(released, work)
-        nbformat.write(replace_answer(nb, variant.cell, as_typed(variant)), work / f"{assignment}.ipynb")
+        nbformat.write(entered, work / f"{assignment}.ipynb")
         rows = {r.part: r for r in check_notebook(work / f"{assignment}.ipynb", exercise=assignment, timeout=60,
                                                   kernel_manager_class=kernel_manager())}
-    return variant, title, rows[title]
+    return variant, part.title, rows[part.title]
 
 
 #: Every selected case runs at the first one's request, one kernel per core (tests/ahead.py).
