@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -74,6 +75,9 @@ CLEAN_ROOM: set[str | tuple[str, str]] = {
 }
 
 _verdicts: dict[str, dict[str, Verdict]] = {}
+#: assignment -> the folder of the scratch course it was graded in (prove_all's root): its release and every
+#: graded entry's submission stay there, for the tests that run an entry again.
+_graded_in: dict[str, Path] = {}
 _failed: list[str] = []  # why the grading run failed: later tests say so at once instead of grading again
 
 #: pytest-timeout for a test that reads verdicts: the first one pays for the session's whole grading run
@@ -100,14 +104,15 @@ def verdicts(request, tmp_path_factory):
             pytest.fail(f"the grading run of the fairness proofs failed in an earlier test: {_failed[0]}")
         if assignment not in _verdicts:
             names = sorted({assignment, *(a for a in needed if a not in _verdicts)})
+            root = tmp_path_factory.mktemp("fair")
             try:
-                proven = prove_all(names, tmp_path_factory.mktemp("fair"),
-                                   only={a: needed[a] for a in names if needed.get(a)},
+                proven = prove_all(names, root, only={a: needed[a] for a in names if needed.get(a)},
                                    clean_room=CLEAN_ROOM)
             except BaseException as err:  # a timeout too: one failed run, not one per test
                 _failed.append(f"{type(err).__name__}: {str(err)[:500]}")
                 raise
             _verdicts.update({a: {v.name: v for v in found} for a, found in proven.items()})
+            _graded_in.update(dict.fromkeys(proven, root))
         return _verdicts[assignment]
 
     return get
@@ -228,13 +233,14 @@ def test_both_editions_score_every_answer_the_same(verdicts, assignment):
 @pytest.mark.slow
 @pytest.mark.timeout(GRADING_RUN_TIMEOUT)
 @pytest.mark.parametrize("assignment", [a for a in GRADED if a not in SPANISH])
-def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdicts, assignment, tmp_path):
+def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdicts, assignment):
     """What the other Pythons and the wording variants rely on (FAIRNESS_CATALOGUE=clean-room, CLEAN_ROOM): the
     tests alone, in the clean room, give a catalogue entry the score and the failing tests its full grading
     gives it. Checked here on the first and the last wrong and right entry of each assignment, and its wording
-    variant graded in full, against the full gradings."""
+    variant graded in full, against the full gradings: the very notebooks graded, as submitted to the grading
+    run's scratch course (its release generated once, not again here)."""
     from autograder.engine import Course
-    from coursetools.fairness import clean_result, solved
+    from coursetools.fairness import clean_result
 
     graded = verdicts(assignment)
     entries = [v for v in catalogue(assignment) if v.name in graded and graded[v.name].graded_by == "nbgrader"]
@@ -244,11 +250,9 @@ def test_the_clean_room_judges_catalogue_entries_as_the_grading_loop_does(verdic
               + [x for x in entries if x.kind == kind][:1]}
     picked.update({e.name: e for e in entries if e.name == WORDING_GRADED.get(assignment)})
     assert picked, f"{assignment}: no catalogue entry was graded in this run"
-    course = Course.scratch(tmp_path)
-    course.generate(assignment)
+    course = Course.scratch(_graded_in[assignment])  # no sandbox settings: the clean room's defaults
     differ = []
-    for name, entry in picked.items():
-        course.submit(name, assignment, solved(course, assignment, **{entry.cell: entry.code}))
+    for name in picked:
         clean, full = clean_result(course, assignment, name), graded[name].result
         if (clean.score, sorted(t.grade_id for t in clean.failed)) != (full.score, sorted(t.grade_id for t in full.failed)):
             differ.append(f"{name}: clean room {clean.score:g} failing {sorted(t.grade_id for t in clean.failed)}, "
