@@ -120,10 +120,12 @@ def sample_class_graded(tmp_path_factory):
             "args": args, "limits": list(SAMPLE_CLASS_LIMITS)}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pg():
     """A throwaway PostgreSQL server on loopback (tests/cluster/pgserver.py), with an empty gradebook database;
-    stopped and deleted after the module. Skipped where PostgreSQL is missing, failed where it is required (CI)."""
+    stopped and deleted after the session. One server for every module that needs one (starting one costs
+    seconds): a test grades into a database of its own (``pg.create_database``). Skipped where PostgreSQL is
+    missing, failed where it is required (CI)."""
     from tests.cluster.pgserver import PgServer, PgUnavailable
     from tests.sandbox.probe_assignment import need_postgres, required
 

@@ -73,11 +73,12 @@ def test_dask_with_postgres_grades_exactly_like_sequential_sqlite(tmp_path, pg):
     seq_seconds = time.perf_counter() - started
 
     root = tmp_path / "cluster"
-    parent = Course.scratch(root, SOURCE, db_url=pg.url)
+    url = pg.create_database("cluster_vs_sequential")
+    parent = Course.scratch(root, SOURCE, db_url=url)
     assert parent.coursedir.course_id, "PostgreSQL needs CourseDirectory.course_id (foreign keys)"
     parent.generate(ASSIGNMENT)  # once, before fanning out
     _submit_all(parent)
-    jobs = [tasks.Job(str(root), pg.url, student, in_sandbox) for student in SUBMISSIONS]
+    jobs = [tasks.Job(str(root), url, student, in_sandbox) for student in SUBMISSIONS]
     started = time.perf_counter()
     outcomes = run_on_dask(jobs, tasks.grade, n_workers=2, time_limit=300)
     dask_seconds = time.perf_counter() - started

@@ -66,7 +66,7 @@ def test_dask_and_postgresql_grade_the_sample_class_like_the_default(tmp_path, p
         shutil.copytree(SUBMITTED / student / assignment, submissions / student / assignment)
     out = tmp_path / "pg"
     cmd = [sys.executable, "-m", "autograder.grade", "--submissions", str(submissions), "--out", str(out),
-           "--workers", "2", "--db", pg.url, *sample_class_graded["limits"]]
+           "--workers", "2", "--db", pg.create_database("grade_command"), *sample_class_graded["limits"]]
     if not sandboxed():
         cmd.append("--unsandboxed")
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1500)
