@@ -23,7 +23,6 @@ MAIN_VERSION := $(if $(PYTHON),$(shell $(PYTHON) -c 'import sys; print("%d.%d" %
 EXTRA_VERSIONS := $(filter-out $(MAIN_VERSION),$(FOUND_VERSIONS))
 MISSING_VERSIONS := $(filter-out $(FOUND_VERSIONS),$(PYTHON_VERSIONS))
 PYTHONS_REQUIRED ?=
-VERSION_TESTS := tests/package tests/lessons/test_lessons.py tests/exercises/test_fairness.py
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -121,56 +120,16 @@ FAST_TESTS := tests/package tests/test_repo.py tests/test_translations.py tests/
 test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook hygiene, exercises in sync, report and feedback, two gradings
 	$(RUN) $(OFFLINE) $(BIN)/python -m pytest $(FAST_TESTS) $(PYTEST_ARGS)
 
-# `make test` runs two lanes side by side, one per core. The side lane runs the tests marked `side`
-# (tests/lanes.txt, the browser tests first: they mostly wait on JupyterLab and
-# Chromium); the main lane runs the rest, live, but for the jobs: the fairness proofs (marked
-# `fairness`), then the lessons, helper package and exercises on each other Python, one job each,
-# taken by whichever lane is free first (a `mkdir` claims a job).
-# Logged lanes and jobs write to $(TEST_LOGS)/, shown at the end (whole if one failed).
+# `make test` runs its jobs one per core at a time (TEST_SLOTS=n to choose): one per lane of
+# tests/lanes.txt (the browser tests, the sample class on every path, the lessons and LMS, the rest), the
+# fairness proofs' two parts, and the lessons, helper package and exercises on each other Python
+# (coursetools/testlanes.py). Each job writes its log to $(TEST_LOGS)/; a line is printed as each starts and
+# ends, then each one's summary, or the whole log of one that failed.
 TEST_LOGS := artifacts/test-logs
-# The fairness proofs are two jobs, each every other entry of the catalogues (marked `fairness_1` and
-# `fairness_2` by tests/conftest.py), so that the two lanes end together.
-FAIRNESS_PARTS := 1 2
-# Where the side lane's tests and the fairness proofs live: tests/lanes.txt, read here and by tests/conftest.py (which
-# marks them `side` and `fairness`). Each job collects its own files only, not the whole suite's 2,000 tests.
-lane_paths = $(shell sed -n 's/^$(1):[[:space:]]*//p' tests/lanes.txt)
-SIDE_TESTS := $(call lane_paths,side)
-FAIRNESS_TESTS := $(call lane_paths,fairness)
-# The main lane does not even collect the other lanes' files (their imports cost seconds).
-MAIN_IGNORES := $(foreach p,$(SIDE_TESTS) $(FAIRNESS_TESTS),--ignore=$(p))
-LANES := side $(foreach p,$(FAIRNESS_PARTS),fairness-$(p)) $(foreach v,$(EXTRA_VERSIONS),python-$(v))
-# Part $(2) of the fairness proofs on this Python, run by the lane $(1) if it claims it first.
-fairness_job = if mkdir $(TEST_LOGS)/fairness-$(2).claim 2>/dev/null; then \
-	echo "== $(1) lane: the fairness proofs, part $(2) ($(TEST_LOGS)/fairness-$(2).log) =="; \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider $(FAIRNESS_TESTS) -m "fairness_$(2) and not side" $(PYTEST_ARGS) \
-	> $(TEST_LOGS)/fairness-$(2).log 2>&1; echo $$? > $(TEST_LOGS)/fairness-$(2).rc; fi;
-# Exit status 5 is pytest's "no test selected" (PYTEST_ARGS chose tests of one lane only): not a failure.
-lane_ok = case "$$(cat $(TEST_LOGS)/$(1).rc 2>/dev/null)" in 0|5) true;; *) false;; esac
-# The job of Python $(1), run by the lane that claims it first. Its fairness proofs grade the solution
-# and the stub in full and judge the catalogue by the tests alone, in the clean room (tests/exercises/test_fairness.py).
-version_job = if mkdir $(TEST_LOGS)/python-$(1).claim 2>/dev/null; then \
-	echo "== $(2) lane: Python $(1) ($(TEST_LOGS)/python-$(1).log) =="; \
-	PATH="$(CURDIR)/$(VENV)-$(1)/bin:$$PATH" PYTHONNOUSERSITE=1 FAIRNESS_CATALOGUE=clean-room $(OFFLINE) \
-	$(CURDIR)/$(VENV)-$(1)/bin/python -m pytest -p no:cacheprovider $(VERSION_TESTS) -m "not spanish and not wording" $(PYTEST_ARGS) \
-	> $(TEST_LOGS)/python-$(1).log 2>&1; echo $$? > $(TEST_LOGS)/python-$(1).rc; fi;
-test: pythons venvs ## Run every check in two lanes: browser tests, lessons, LMS (logged); the rest (live); then the fairness proofs and the other Pythons, on whichever lane is free
-	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
-	@echo "Side lane (tests marked side, then the jobs it takes: the fairness proofs' two parts, Pythons $(or $(EXTRA_VERSIONS),-)) runs alongside; its logs: $(TEST_LOGS)/"
-	@{ $(RUN) $(OFFLINE) $(BIN)/python -m pytest -p no:cacheprovider $(SIDE_TESTS) -m side $(PYTEST_ARGS) > $(TEST_LOGS)/side.log 2>&1; \
-		echo $$? > $(TEST_LOGS)/side.rc; \
-		$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,side,$(p))) \
-		$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),side)) \
-	} > $(TEST_LOGS)/side-lane.log 2>&1 & \
-	$(RUN) $(OFFLINE) $(BIN)/python -m pytest -m "not side and not fairness" $(MAIN_IGNORES) $(PYTEST_ARGS) 2>&1 | tee $(TEST_LOGS)/main.log; \
-	echo $${PIPESTATUS[0]} > $(TEST_LOGS)/main.rc; \
-	echo "== Main lane done; it takes the jobs the side lane has not started ($(TEST_LOGS)/) =="; \
-	$(foreach p,$(FAIRNESS_PARTS),$(call fairness_job,main,$(p))) \
-	$(foreach v,$(EXTRA_VERSIONS),$(call version_job,$(v),main)) \
-	wait; cat $(TEST_LOGS)/side-lane.log; failed=; \
-	$(foreach lane,$(LANES),echo "== $(lane) ($(TEST_LOGS)/$(lane).log) =="; \
-		if $(call lane_ok,$(lane)); then tail -n 1 $(TEST_LOGS)/$(lane).log; else cat $(TEST_LOGS)/$(lane).log; failed="$$failed $(lane)"; fi;) \
-	$(call lane_ok,main) || failed="$$failed main"; \
-	if [ -n "$$failed" ]; then echo "FAILED:$$failed (logs in $(TEST_LOGS)/)"; exit 1; fi
+TEST_SLOTS ?=
+test: pythons venvs ## Run every check: the lanes of tests/lanes.txt, the fairness proofs and the other Pythons, a few jobs at a time (logs in artifacts/test-logs/)
+	@$(RUN) $(OFFLINE) $(BIN)/python -m coursetools.testlanes --logs $(TEST_LOGS) $(if $(TEST_SLOTS),--slots $(TEST_SLOTS)) \
+		$(foreach v,$(EXTRA_VERSIONS),--python $(v)=$(CURDIR)/$(VENV)-$(v)/bin/python) -- $(PYTEST_ARGS)
 	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises: solutions and stubs graded in full, the catalogue judged by the tests alone in the clean room; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only, in the clean room but for one per assignment))."
 	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
 

@@ -435,28 +435,10 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
         plugin: a ``WorkerPlugin`` with a ``name``, added to the workers that get tasks for
             the time of this call.
     """
-    from distributed import Client, as_completed
-
     tasks = list(tasks)
     if not tasks:
         return []
-    own_cluster = None
-    own_client = client is None and cluster is None
-    if cluster is not None:
-        client = cluster.client()
-    elif client is None:
-        if address:
-            client = Client(address, set_as_default=False)
-            try:
-                client.wait_for_workers(1, timeout=60)
-            except Exception as err:  # noqa: BLE001 - said plainly below
-                client.close()
-                raise RuntimeError(f"the Dask scheduler at {address} has no workers (start some with "
-                                   f"`dask worker {address} --nthreads 1`)") from err
-        else:
-            own_cluster = StartingCluster(n_workers)
-            client = own_cluster.client()
-            own_client = False  # closed with own_cluster
+    client, close = _connect(address, client, cluster, n_workers)
     outcomes: list[Outcome | None] = [None] * len(tasks)
 
     def done(i: int, outcome: Outcome) -> None:
@@ -470,59 +452,93 @@ def run_on_dask(tasks: Iterable[Any], task_fn: Callable[[Any], Any], *, address:
             for i, task in enumerate(tasks):
                 done(i, Outcome(task, error="no worker can grade", reason="no worker of the cluster can import "
                                 "the grader (see above)"))
-            return [o for o in outcomes if o is not None]
-        if plugin is not None:
-            client.run(_add_plugin, plugin, workers=workers)
-        # One task in flight per worker, the next handed out as one comes back: in the order of
-        # ``tasks`` (the caller puts the longest first), to whichever worker is free. Submitted all
-        # at once, each worker would get its share up front and run it newest first.
-        guard = threading.Lock()
-        futures: list = []
-        index: dict[str, int] = {}
-        lost = _watch_workers(client, futures, lost_after, guard)
-        pending = as_completed(loop=client.loop)
-        submitted = 0
-        gone = f"the cluster had no workers for {lost_after:.0f} s"  # why the tasks left then failed
-
-        def hand_out() -> None:
-            nonlocal submitted
-            with guard:
-                if lost.is_set():
-                    return
-                future = client.submit(_run_task, task_fn, tasks[submitted], time_limit, pure=False,
-                                       workers=workers)
-                futures.append(future)
-            index[future.key] = submitted
-            submitted += 1
-            pending.add(future)
-
-        try:
-            while submitted < min(len(workers), len(tasks)) and not lost.is_set():
-                hand_out()
-            for future in pending:
-                if submitted < len(tasks):
-                    hand_out()
-                i = index[future.key]
-                try:
-                    data = future.result()
-                    outcome = Outcome(tasks[i], data.get("value"), data.get("error", ""), data["seconds"],
-                                      data["worker"], data["timed_out"], data.get("reason", ""))
-                except Exception as err:  # noqa: BLE001 - the worker died, the task could not be unpickled
-                    # there, or the result could not travel back
-                    reason = gone if lost.is_set() and future.cancelled() else describe(err)
-                    outcome = Outcome(tasks[i], error="".join(traceback.format_exception(err)).strip(),
-                                      reason=reason)
-                done(i, outcome)
-                future.release()
-            for i in range(submitted, len(tasks)):  # never handed out: the cluster had no workers left
-                done(i, Outcome(tasks[i], error=gone, reason=gone))
-        finally:
-            lost.set()  # stops the watch
+        else:
             if plugin is not None:
-                client.run(_remove_plugin, plugin.name, workers=workers, on_error="return")
+                client.run(_add_plugin, plugin, workers=workers)
+            try:
+                _Dispatch(client, workers, tasks, task_fn, time_limit, lost_after).run(done)
+            finally:
+                if plugin is not None:
+                    client.run(_remove_plugin, plugin.name, workers=workers, on_error="return")
     finally:
-        if own_client:
-            client.close()
-        if own_cluster is not None:
-            own_cluster.close()
+        close()
     return [o for o in outcomes if o is not None]
+
+
+def _connect(address: str | None, client: Any, cluster: StartingCluster | None,
+             n_workers: int | None) -> tuple[Any, Callable[[], None]]:
+    """The client :func:`run_on_dask` uses, and what closes what it started (nothing it was given)."""
+    from distributed import Client
+
+    if cluster is not None:  # the caller's, closed by the caller with its client
+        return cluster.client(), lambda: None
+    if client is not None:
+        return client, lambda: None
+    if not address:
+        started = StartingCluster(n_workers)
+        return started.client(), started.close
+    own = Client(address, set_as_default=False)
+    try:
+        own.wait_for_workers(1, timeout=60)
+    except Exception as err:  # noqa: BLE001 - said plainly here
+        own.close()
+        raise RuntimeError(f"the Dask scheduler at {address} has no workers (start some with "
+                           f"`dask worker {address} --nthreads 1`)") from err
+    return own, own.close
+
+
+class _Dispatch:
+    """One task in flight per worker, the next handed out as one comes back: in the order of the
+    tasks (the caller puts the longest first), to whichever worker is free. Submitted all at once,
+    each worker would get its share up front and run it newest first."""
+
+    def __init__(self, client: Any, workers: list, tasks: list, task_fn: Callable[[Any], Any],
+                 time_limit: float | None, lost_after: float) -> None:
+        from distributed import as_completed
+
+        self.client, self.workers, self.tasks, self.task_fn, self.time_limit = (client, workers, tasks, task_fn,
+                                                                                 time_limit)
+        self.guard = threading.Lock()
+        self.futures: list = []
+        self.index: dict[str, int] = {}
+        self.lost = _watch_workers(client, self.futures, lost_after, self.guard)
+        self.pending = as_completed(loop=client.loop)
+        self.submitted = 0
+        self.gone = f"the cluster had no workers for {lost_after:.0f} s"  # why the tasks left then failed
+
+    def hand_out(self) -> None:
+        with self.guard:
+            if self.lost.is_set():
+                return
+            future = self.client.submit(_run_task, self.task_fn, self.tasks[self.submitted], self.time_limit,
+                                        pure=False, workers=self.workers)
+            self.futures.append(future)
+        self.index[future.key] = self.submitted
+        self.submitted += 1
+        self.pending.add(future)
+
+    def outcome(self, future: Any) -> Outcome:
+        task = self.tasks[self.index[future.key]]
+        try:
+            data = future.result()
+            return Outcome(task, data.get("value"), data.get("error", ""), data["seconds"], data["worker"],
+                           data["timed_out"], data.get("reason", ""))
+        except Exception as err:  # noqa: BLE001 - the worker died, the task could not be unpickled
+            # there, or the result could not travel back
+            reason = self.gone if self.lost.is_set() and future.cancelled() else describe(err)
+            return Outcome(task, error="".join(traceback.format_exception(err)).strip(), reason=reason)
+
+    def run(self, done: Callable[[int, Outcome], None]) -> None:
+        """Hand out every task, calling ``done(index, outcome)`` as each comes back."""
+        try:
+            while self.submitted < min(len(self.workers), len(self.tasks)) and not self.lost.is_set():
+                self.hand_out()
+            for future in self.pending:
+                if self.submitted < len(self.tasks):
+                    self.hand_out()
+                done(self.index[future.key], self.outcome(future))
+                future.release()
+            for i in range(self.submitted, len(self.tasks)):  # never handed out: the cluster had no workers left
+                done(i, Outcome(self.tasks[i], error=self.gone, reason=self.gone))
+        finally:
+            self.lost.set()  # stops the watch

@@ -2,12 +2,12 @@
 
 import functools
 import os
-import re
 from pathlib import Path
 
 import pytest
 
 from autograder.process import prepare
+from coursetools.testlanes import FAIRNESS, FAIRNESS_PARTS, in_lane, lanes, marking_lanes
 
 # As the grader's entry points do (autograder/process.py), before any test imports nbformat: jsonschema's slow
 # start skipped (toolfaults/startup.py), the venv's tools on PATH, the gradebook's warnings quiet.
@@ -26,33 +26,20 @@ SAMPLE_CLASS_LIMITS = ["--timeout", "4", "--notebook-timeout", "12"]
 SLOW_TIMEOUT = 1200
 
 
-# `make test` runs two lanes side by side (Makefile): the tests of the side lane, marked `side`, in one
-# (`-m side`); everything else but the fairness proofs in the other (`-m "not side and not fairness"`);
-# then each lane takes jobs: the fairness proofs, the other Pythons' suites. Where each lane's tests live is
-# tests/lanes.txt, which the Makefile reads too (what each lane collects).
-LANES_FILE = Path(__file__).parent / "lanes.txt"
-REPOSITORY = Path(__file__).resolve().parents[1]
+# `make test` runs jobs a few at a time (coursetools/testlanes.py): one per lane of tests/lanes.txt, the fairness
+# proofs' two parts, each other Python's. Where each lane's tests live is tests/lanes.txt, read there and here:
+# each test of a lane is marked with the lane's name (what its job selects; the main lane runs what no other lane
+# marks). The fairness proofs are two jobs, each every other entry of the catalogues (the same entries in both
+# editions), marked `fairness_1` or `fairness_2` (:func:`fairness_parts`).
+MARKING_LANES = marking_lanes(lanes())
 
 
-def read_lanes(text: str) -> dict[str, tuple[str, ...]]:
-    """``lane -> its paths`` from the lines ``lane: path path ...`` of tests/lanes.txt (any other line is a
-    comment): the lines the Makefile's ``sed -n 's/^LANE:[[:space:]]*//p'`` reads."""
-    return {m.group(1): tuple(m.group(2).split()) for m in re.finditer(r"^([\w-]+):(.*)$", text, re.M)}
-
-
-def in_lane(path: Path, lane: tuple[str, ...]) -> bool:
-    """Whether the test file ``path`` is one of ``lane``'s paths or under one of its folders."""
-    path = Path(path).resolve()
-    return any(path == REPOSITORY / p or REPOSITORY / p in path.parents for p in lane)
-
-
-LANES = read_lanes(LANES_FILE.read_text(encoding="utf-8"))
-SIDE_LANE = LANES["side"]
-# The fairness proofs, marked `fairness`: two jobs of `make test`, each taken by whichever lane is free first (the
-# main lane runs `-m "not side and not fairness"`), so that the lanes end together. Each job grades every
-# assignment's solution and stub and every other entry of its catalogue (the same entries in both editions),
-# marked `fairness_1` or `fairness_2` (:func:`fairness_parts`).
-FAIRNESS_PROOFS = LANES["fairness"]
+def pytest_configure(config):
+    for lane in MARKING_LANES:
+        config.addinivalue_line("markers", f"{lane}: a test of `make test`'s {lane} lane (tests/lanes.txt)")
+    for part in FAIRNESS_PARTS:
+        config.addinivalue_line("markers", f"{FAIRNESS}_{part}: the fairness proofs' job {part} of "
+                                           f"{len(FAIRNESS_PARTS)} (tests/conftest.py: fairness_parts)")
 
 
 @functools.lru_cache
@@ -79,12 +66,12 @@ def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         folder = Path(item.path).relative_to(here).parts[0] if here in Path(item.path).parents else ""
-        if in_lane(item.path, SIDE_LANE):
-            item.add_marker(pytest.mark.side)
-        if in_lane(item.path, FAIRNESS_PROOFS):
-            item.add_marker(pytest.mark.fairness)
+        for lane, paths in MARKING_LANES.items():
+            if in_lane(item.path, paths):
+                item.add_marker(getattr(pytest.mark, lane))
+        if item.get_closest_marker(FAIRNESS):
             for part in fairness_parts(item):
-                item.add_marker(getattr(pytest.mark, f"fairness_{part}"))
+                item.add_marker(getattr(pytest.mark, f"{FAIRNESS}_{part}"))
         if folder == "e2e":
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("timeout") is None and (

@@ -86,29 +86,49 @@ def test_every_test_has_a_time_limit(request):
     assert all(i.get_closest_marker("timeout").args[0] >= 1200 for i in slow), "a slow test got no longer limit"
 
 
-def test_the_makefile_and_conftest_read_the_same_lanes(tmp_path):
-    """tests/lanes.txt is the one list of where each lane's tests live: the Makefile's SIDE_TESTS and FAIRNESS_TESTS
-    (what each lane collects) are what tests/conftest.py reads from it (what it marks `side` and `fairness`), and
-    each path is there: a folder the Makefile and the markers disagreed on would have its tests run by no lane."""
-    import subprocess
+def test_every_test_file_is_in_one_lane_and_every_lane_path_exists():
+    """tests/lanes.txt is the one list of where each lane's tests live: each path exists, no test file is in two
+    marking lanes (its tests would run twice), and the main job ignores every marking lane's paths (and selects
+    none of their markers), so that every test file runs in exactly one of them."""
+    from coursetools.testlanes import MAIN, in_lane, jobs, lanes, marking_lanes
 
-    from tests.conftest import FAIRNESS_PROOFS, SIDE_LANE
+    found = lanes()
+    assert MAIN in found and not found[MAIN] and {"fairness", "python"} <= set(found), found
+    assert all((ROOT / path).exists() for paths in found.values() for path in paths)
+    marked = marking_lanes(found)
+    for test_file in (ROOT / "tests").rglob("test_*.py"):
+        owners = [lane for lane, paths in marked.items() if in_lane(test_file, paths)]
+        assert len(owners) <= 1, (test_file, owners)
+    main = next(j for j in jobs(found, "python", {}, []) if j.name == MAIN)
+    assert {a for a in main.argv if a.startswith("--ignore=")} == {f"--ignore={p}" for ps in marked.values() for p in ps}
+    assert main.argv[-2:] == ["-m", " and ".join(f"not {lane}" for lane in marked)]
 
-    probe = tmp_path / "lanes.mk"
-    probe.write_text("print-lanes:\n\t@echo $(SIDE_TESTS)\n\t@echo $(FAIRNESS_TESTS)\n")
-    done = subprocess.run(["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", str(probe), "print-lanes"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    side, fairness = done.stdout.splitlines()
-    assert SIDE_LANE and side.split() == list(SIDE_LANE), (side, SIDE_LANE)
-    assert FAIRNESS_PROOFS and fairness.split() == list(FAIRNESS_PROOFS), (fairness, FAIRNESS_PROOFS)
-    assert all((ROOT / path).exists() for path in (*SIDE_LANE, *FAIRNESS_PROOFS))
+
+def test_the_jobs_are_each_lane_the_fairness_parts_and_each_other_python():
+    """Each lane is a job selecting its marker; the fairness proofs are two parts; the python lane is one job per
+    other Python, run by that Python on the lane's paths, without the Spanish and wording tests; PYTEST_ARGS go
+    to every job."""
+    from coursetools.testlanes import jobs, read_lanes
+
+    found = read_lanes("# browser: no\nbrowser: tests/e2e\nmain:\nfairness: tests/x/test_f.py\n"
+                       "python: tests/package tests/x/test_f.py\n")
+    made = {j.name: j for j in jobs(found, "/venv/bin/python", {"3.12": "/v12/bin/python", "3.13": "/v13/bin/python"},
+                                    ["-x"])}
+    assert list(made) == ["browser", "main", "fairness-1", "fairness-2", "python-3.12", "python-3.13"]
+    assert made["browser"].argv[-4:] == ["tests/e2e", "-m", "browser", "-x"]
+    assert made["main"].argv[-4:] == ["--ignore=tests/x/test_f.py", "-m", "not browser and not fairness", "-x"]
+    assert made["fairness-2"].argv[-4:] == ["tests/x/test_f.py", "-m", "fairness_2", "-x"]
+    v13 = made["python-3.13"]
+    assert v13.argv[0] == "/v13/bin/python" and v13.argv[-5:] == ["tests/package", "tests/x/test_f.py", "-m",
+                                                                   "not spanish and not wording", "-x"]
+    assert v13.env["PATH"].startswith("/v13/bin:") and v13.env["FAIRNESS_CATALOGUE"] == "clean-room"
+    assert all(j.argv[0] == "/venv/bin/python" for name, j in made.items() if not name.startswith("python-"))
 
 
 def test_the_lanes_reader_takes_lane_lines_and_marks_by_path():
     """Comment lines are skipped, each lane keeps its paths' order; a test is in a lane when its file is one of the
     lane's paths or under one of its folders (tests/lmsx is not under tests/lms)."""
-    from tests.conftest import in_lane, read_lanes
+    from coursetools.testlanes import in_lane, read_lanes
 
     lanes = read_lanes("# side: tests/not_this\nside: tests/e2e  tests/lms\n\nfairness: tests/x/test_f.py\n")
     assert lanes == {"side": ("tests/e2e", "tests/lms"), "fairness": ("tests/x/test_f.py",)}
@@ -116,3 +136,31 @@ def test_the_lanes_reader_takes_lane_lines_and_marks_by_path():
     assert not in_lane(ROOT / "tests" / "lmsx" / "test_roster.py", lanes["side"])
     assert in_lane(ROOT / "tests" / "x" / "test_f.py", lanes["fairness"])
     assert not in_lane(ROOT / "tests" / "y" / "test_f.py", lanes["fairness"])
+
+
+def test_the_runner_runs_jobs_side_by_side_and_shows_what_failed(tmp_path):
+    """At most `slots` jobs run at once; each writes its log; a passing job (or pytest's 5, "no test selected")
+    shows its last line, a failing one its whole log, and the run fails naming it."""
+    import io
+    import sys
+
+    from coursetools.testlanes import Job, Runner
+
+    marker = tmp_path / "running"
+    marker.mkdir()
+    # Each job counts the jobs running beside it (a file each in `running`), then waits a little for the others.
+    probe = ("import os, sys, time; p = os.path.join(sys.argv[1], sys.argv[2]); open(p, 'w').close(); "
+             "time.sleep(0.3); print('beside', len(os.listdir(sys.argv[1]))); os.remove(p); print(sys.argv[3]); "
+             "sys.exit(int(sys.argv[4]))")
+    todo = [Job(name, [sys.executable, "-c", probe, str(marker), name, text, code])
+            for name, text, code in [("one", "1 passed", "0"), ("two", "no tests ran", "5"),
+                                     ("three", "1 failed", "1"), ("four", "2 passed", "0")]]
+    out = io.StringIO()
+    assert Runner(todo, tmp_path / "logs", slots=2, out=out).run() is False
+    shown = out.getvalue()
+    assert "FAILED: three" in shown and "== three" in shown and "beside" in shown.split("== three")[1]
+    assert "two: passed" in shown and "three: FAILED (exit status 1)" in shown
+    besides = [int(line.split()[1]) for job in todo
+               for line in (tmp_path / "logs" / f"{job.name}.log").read_text().splitlines() if line.startswith("beside")]
+    assert len(besides) == 4 and max(besides) <= 2 and max(besides) == 2, besides
+    assert Runner(todo[:2], tmp_path / "logs2", slots=4, out=io.StringIO()).run() is True

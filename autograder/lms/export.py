@@ -333,6 +333,25 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
     for student in roster.students:
         for a in names:
             done.scores[(student.student_id, a)] = graded.get((student.student_id, a), Score(None, maxima[a]))
+    _warn(done, roster, names, graded, manifests, klass, Path(feedback))
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    done.files += [_write_canvas(out / "canvas_grades.csv", roster, names, maxima, canvas_ids, done),
+                   _write_moodle(out / "moodle_grades.csv", roster, names, manifests, done)]
+
+    for a in names:
+        for lms in ("canvas", "moodle"):
+            path = _feedback_zip(lms, a, roster, manifests[a], Path(feedback), out, done)
+            if path:
+                done.files.append(path)
+    return done
+
+
+def _warn(done: Export, roster: Roster, names: list[str], graded: dict, manifests: dict[str, dict[str, Any]],
+          klass: ClassFolder, feedback: Path) -> None:
+    """Add to ``done.warnings`` what the instructor must know before uploading: students graded but not in the
+    roster, scores that need attention, notebooks collected again after grading, gradings never collected."""
     strangers = sorted({sid for sid, a in graded if not roster.get(sid) and a in names})
     if strangers:
         done.warnings.append(f"graded but not in the roster, so not exported: {', '.join(strangers)}")
@@ -350,21 +369,27 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
                    if (st.student_id, a) in graded and st.student_id not in manifests[a]["students"]]
         if by_hand:
             done.warnings.append(f"{a}: graded but not collected with `make collect`, so in no feedback zip: "
-                                 f"{', '.join(by_hand)}; send each one's page from {Path(feedback)}/<student>/{a}/ "
+                                 f"{', '.join(by_hand)}; send each one's page from {feedback}/<student>/{a}/ "
                                  "by hand")
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    canvas = out / "canvas_grades.csv"
-    with canvas.open("w", newline="", encoding="utf-8") as fh:
+
+def _write_canvas(path: Path, roster: Roster, names: list[str], maxima: dict[str, float],
+                  canvas_ids: dict[str, str], done: Export) -> Path:
+    """Canvas's gradebook CSV: its identity columns, a "Points Possible" row, one column per assignment."""
+    with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(CANVAS_IDENTITY + [f"{a} ({canvas_ids[a]})" if a in canvas_ids else a for a in names])
         w.writerow(["Points Possible", "", "", "", ""] + [_fmt(maxima[a]) for a in names])
         for st in roster.students:
             w.writerow([st.name, st.lms_id, st.sis_user_id, st.sis_login_id, st.section]
                        + [_fmt(done.scores[(st.student_id, a)].score) for a in names])
-    moodle = out / "moodle_grades.csv"
-    with moodle.open("w", newline="", encoding="utf-8") as fh:
+    return path
+
+
+def _write_moodle(path: Path, roster: Roster, names: list[str], manifests: dict[str, dict[str, Any]],
+                  done: Export) -> Path:
+    """Moodle's grade import CSV: by email, a score and a feedback column per assignment."""
+    with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["Email address", "Full name"] + [c for a in names for c in (a, f"Feedback: {a}")])
         for st in roster.students:
@@ -374,14 +399,7 @@ def export(roster: Roster, out: Path = EXPORTS, db_url: str | None = None, cours
                 late = manifests[a]["students"].get(st.student_id, {}).get("late", False)
                 cells += [_fmt(s.score), _summary(s, late, a)]
             w.writerow([st.email, st.name] + cells)
-    done.files += [canvas, moodle]
-
-    for a in names:
-        for lms in ("canvas", "moodle"):
-            path = _feedback_zip(lms, a, roster, manifests[a], Path(feedback), out, done)
-            if path:
-                done.files.append(path)
-    return done
+    return path
 
 
 def _feedback_zip(lms: str, assignment: str, roster: Roster, manifest: dict[str, Any], feedback: Path,
