@@ -165,16 +165,27 @@ class Runner:
         self.say(f"{job.name}: {verdict} in {_clock(time.monotonic() - begun)}: {last_line(log)}")
         return code
 
-    def stop(self) -> None:
-        """Stop every job still running (its whole process group: kernels, servers, browsers)."""
+    def stop(self, grace: float = 30) -> None:
+        """Stop every job still running, as Ctrl-C stops one pytest: SIGINT to its process group, so that its
+        fixtures stop what they started (JupyterLab, clusters, servers); SIGKILL to the group if it is still
+        there after ``grace`` seconds."""
         self.stopping = True
         with self.lock:
             procs = list(self.running.values())
         for proc in procs:
             try:
-                os.killpg(proc.pid, signal.SIGTERM)
+                os.killpg(proc.pid, signal.SIGINT)
             except OSError:
                 pass
+        deadline = time.monotonic() + grace
+        for proc in procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     def run(self) -> bool:
         """Run every job; print each one's last line, or its whole log when it failed. True when all passed."""
@@ -185,10 +196,12 @@ class Runner:
         try:
             list(pool.map(self.run_one, self.todo))
         except KeyboardInterrupt:
+            self.say("interrupted: stopping the jobs still running (their fixtures clean up)")
             self.stop()
-            raise
-        finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            print(f"Interrupted; the jobs' logs are in {self.logs}/", file=self.out)
+            return False
+        pool.shutdown(wait=True)
         failed = [j.name for j in self.todo if self.codes.get(j.name) not in PASSED]
         for job in self.todo:
             log = self.logs / f"{job.name}.log"
@@ -228,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         for old in args.logs.glob("*.log"):
             old.unlink()
     runner = Runner(todo, args.logs, args.slots or default_slots(len(todo)))
-    return 0 if runner.run() else 1
+    passed = runner.run()
+    return 130 if runner.stopping else 0 if passed else 1
 
 
 if __name__ == "__main__":

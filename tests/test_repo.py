@@ -146,15 +146,23 @@ def test_the_runner_runs_jobs_side_by_side_and_shows_what_failed(tmp_path):
 
     from coursetools.testlanes import Job, Runner
 
-    marker = tmp_path / "running"
-    marker.mkdir()
-    # Each job counts the jobs running beside it (a file each in `running`), then waits a little for the others.
-    probe = ("import os, sys, time; p = os.path.join(sys.argv[1], sys.argv[2]); open(p, 'w').close(); "
-             "time.sleep(0.3); print('beside', len(os.listdir(sys.argv[1]))); os.remove(p); print(sys.argv[3]); "
-             "sys.exit(int(sys.argv[4]))")
-    todo = [Job(name, [sys.executable, "-c", probe, str(marker), name, text, code])
-            for name, text, code in [("one", "1 passed", "0"), ("two", "no tests ran", "5"),
-                                     ("three", "1 failed", "1"), ("four", "2 passed", "0")]]
+    # Each job leaves a file in running/ while it runs, and waits until it sees another job's there, or until
+    # no other job can come (every other one has finished, a file each in finished/): the most it saw is how many
+    # ran at once. No job waits on the clock.
+    probe = ("import os, sys; run, fin, name, total = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[6])\n"
+             "open(os.path.join(run, name), 'w').close()\n"
+             "while len(os.listdir(run)) < 2 and len(os.listdir(fin)) + 1 < total: pass\n"
+             "print('beside', len(os.listdir(run))); os.remove(os.path.join(run, name))\n"
+             "open(os.path.join(fin, name), 'w').close(); print(sys.argv[4]); sys.exit(int(sys.argv[5]))")
+
+    def stand_ins(folder, cases):
+        (folder / "running").mkdir(parents=True)
+        (folder / "finished").mkdir()
+        return [Job(name, [sys.executable, "-c", probe, str(folder / "running"), str(folder / "finished"), name, text,
+                           code, str(len(cases))]) for name, text, code in cases]
+
+    todo = stand_ins(tmp_path / "a", [("one", "1 passed", "0"), ("two", "no tests ran", "5"),
+                                      ("three", "1 failed", "1"), ("four", "2 passed", "0")])
     out = io.StringIO()
     assert Runner(todo, tmp_path / "logs", slots=2, out=out).run() is False
     shown = out.getvalue()
@@ -162,5 +170,34 @@ def test_the_runner_runs_jobs_side_by_side_and_shows_what_failed(tmp_path):
     assert "two: passed" in shown and "three: FAILED (exit status 1)" in shown
     besides = [int(line.split()[1]) for job in todo
                for line in (tmp_path / "logs" / f"{job.name}.log").read_text().splitlines() if line.startswith("beside")]
-    assert len(besides) == 4 and max(besides) <= 2 and max(besides) == 2, besides
-    assert Runner(todo[:2], tmp_path / "logs2", slots=4, out=io.StringIO()).run() is True
+    assert len(besides) == 4 and max(besides) == 2, besides
+    assert Runner(stand_ins(tmp_path / "b", [("one", "1 passed", "0"), ("two", "no tests ran", "5")]),
+                  tmp_path / "logs2", slots=4, out=io.StringIO()).run() is True
+
+
+def test_stopping_the_runner_lets_each_job_clean_up(tmp_path):
+    """Ctrl-C (Runner.stop) reaches each running job as SIGINT, as it reaches one pytest in a terminal, so that its
+    fixtures stop what they started; jobs not started yet never start."""
+    import io
+    import sys
+    import threading
+    import time
+
+    from coursetools.testlanes import Job, Runner
+
+    probe = ("import pathlib, signal, sys, time\n"
+             "here = pathlib.Path(sys.argv[1])\n"
+             "def cleanup(*_):\n    (here / 'cleaned').write_text('yes'); sys.exit(2)\n"
+             "signal.signal(signal.SIGINT, cleanup)\n(here / 'started').write_text('yes')\ntime.sleep(60)\n")
+    todo = [Job("long", [sys.executable, "-c", probe, str(tmp_path)]),
+            Job("never", [sys.executable, "-c", "open(__import__('sys').argv[1], 'w')", str(tmp_path / "ran")])]
+    runner = Runner(todo, tmp_path / "logs", slots=1, out=io.StringIO())
+    thread = threading.Thread(target=runner.run)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runner.stop(grace=10)
+    thread.join(30)
+    assert not thread.is_alive() and (tmp_path / "cleaned").exists() and runner.codes["long"] == 2
+    assert not (tmp_path / "ran").exists()
