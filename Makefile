@@ -127,10 +127,9 @@ test-fast: $(STAMP) ## Run the fast tier (under 90 s): helper package, notebook 
 # ends, then each one's summary, or the whole log of one that failed.
 TEST_LOGS := artifacts/test-logs
 TEST_SLOTS ?=
-test: pythons venvs ## Run every check: the lanes of tests/lanes.txt, the fairness proofs and the other Pythons, a few jobs at a time (logs in artifacts/test-logs/)
+test: pythons venvs ## Run every check: the lanes of tests/lanes.txt, the fairness proofs and the other Pythons, one job per core at a time (logs in artifacts/test-logs/)
 	@$(RUN) $(OFFLINE) $(BIN)/python -m coursetools.testlanes --logs $(TEST_LOGS) $(if $(TEST_SLOTS),--slots $(TEST_SLOTS)) \
 		$(foreach v,$(EXTRA_VERSIONS),--python $(v)=$(CURDIR)/$(VENV)-$(v)/bin/python) -- $(PYTEST_ARGS)
-	@echo "Tested on Python $(MAIN_VERSION) (everything)$(foreach v,$(EXTRA_VERSIONS), and $(v) (lessons, helper package, exercises: solutions and stubs graded in full, the catalogue judged by the tests alone in the clean room; the Spanish edition's notebooks, the same code, and the catalogue's wording variants, which prove the matchers the helper package's tests cover, on $(MAIN_VERSION) only, in the clean room but for one per assignment))."
 	@$(if $(MISSING_VERSIONS),echo "Skipped Python $(MISSING_VERSIONS): not found (see README, Supported Pythons).",true)
 
 pythons: ## Say which supported Pythons were found (PYTHONS_REQUIRED="3.11 3.12 3.13": fail if one is missing)

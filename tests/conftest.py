@@ -26,7 +26,7 @@ SAMPLE_CLASS_LIMITS = ["--timeout", "4", "--notebook-timeout", "12"]
 SLOW_TIMEOUT = 1200
 
 
-# `make test` runs jobs a few at a time (coursetools/testlanes.py): one per lane of tests/lanes.txt, the fairness
+# `make test` runs jobs one per core at a time (coursetools/testlanes.py): one per lane of tests/lanes.txt, the fairness
 # proofs' two parts, each other Python's. Where each lane's tests live is tests/lanes.txt, read there and here:
 # each test of a lane is marked with the lane's name (what its job selects; the main lane runs what no other lane
 # marks). The fairness proofs are two jobs, each every other entry of the catalogues (the same entries in both

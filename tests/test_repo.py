@@ -201,3 +201,15 @@ def test_stopping_the_runner_lets_each_job_clean_up(tmp_path):
     thread.join(30)
     assert not thread.is_alive() and (tmp_path / "cleaned").exists() and runner.codes["long"] == 2
     assert not (tmp_path / "ran").exists()
+
+
+def test_the_summary_says_what_each_python_ran_from_the_jobs_settings():
+    """The closing line names the other Pythons, the python lane's paths and the markers they leave out, as the
+    jobs run them (not a copy that could drift)."""
+    from coursetools.testlanes import PYTHON_SKIPS, tested_on
+
+    found = {"main": (), "python": ("tests/package", "tests/x/test_f.py")}
+    said = tested_on(found, {"3.12": "/v12/bin/python", "3.13": "/v13/bin/python"})
+    assert "everything) and 3.12, 3.13 (tests/package tests/x/test_f.py, but the tests marked spanish or wording" in said
+    assert PYTHON_SKIPS == "not spanish and not wording"
+    assert tested_on(found, {}).endswith("(everything).")

@@ -14,8 +14,7 @@ Two checks read the source, nothing runs:
   the package). The proof catalogue (``catalogue/``) and the learner edition's template
   (``learner_edition/``) are data, not modules of the grader.
 - **No function over 80 lines** (from its ``def`` to its last line, docstring included) in any
-  module of the grader or of the course's tooling, but for the functions named in :data:`LONGER`,
-  each with its reason (none today).
+  module of the grader or of the course's tooling, with no exception.
 """
 
 from __future__ import annotations
@@ -30,8 +29,6 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 TOOLS = PACKAGE.parent / "coursetools"
 NOT_MODULES = ("catalogue", "learner_edition")
 MAX_LINES = 80
-#: Functions allowed to be longer (``module.function``, the module's dotted name), and why.
-LONGER: dict[str, str] = {}
 #: The layers, each allowed to import only those before it (and modules outside this list).
 LAYERS = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom")
 
@@ -181,16 +178,8 @@ def test_the_runner_imports_nothing_of_the_package():
 @pytest.mark.parametrize("module", sorted(_modules()))
 def test_no_function_is_over_80_lines(module):
     lengths = function_lengths(_source(module))
-    long = {name: lines for name, lines in lengths.items()
-            if lines > MAX_LINES and f"{module}.{name}" not in LONGER}
+    long = {name: lines for name, lines in lengths.items() if lines > MAX_LINES}
     assert not long, f"functions over {MAX_LINES} lines in {_source(module)}: {long}"
-
-
-def test_the_longer_functions_exist():
-    """Each exception still names a function (one that went, or was renamed, is no longer excused)."""
-    for qualified in LONGER:
-        module = max((m for m in _modules() if qualified.startswith(m + ".")), key=len)
-        assert qualified[len(module) + 1:] in function_lengths(_source(module)), qualified
 
 
 def test_the_grader_never_imports_the_course_tooling():
