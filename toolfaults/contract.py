@@ -10,7 +10,8 @@ Every failure the model reads is one :class:`ToolError` with three parts:
   ``correct_arguments``
       the call can work: fix the arguments and call again;
   ``choose_alternative``
-      this call will not work: try another value, tool or source;
+      this call will not work: try another value, tool or source (a not-found:
+      the nearest date, another lookup, the number the user checks);
   ``retry_later``
       a temporary failure: the same call may work later;
   ``stop_turn``
@@ -20,10 +21,10 @@ Every failure the model reads is one :class:`ToolError` with three parts:
 The recovery is checked when the record is built, so a typo cannot invent a
 fifth action::
 
-    >>> err = ToolError("not_found", "No order A-2O481 exists. Ask the user to check the number.",
-    ...                 "stop_turn")
+    >>> err = ToolError("not_found", "No order A-2O481 exists. Do not retry it: search the orders of this "
+    ...                 "customer, or ask the user to check the number.", "choose_alternative")
     >>> err.to_json()
-    '{"code": "not_found", "message": "No order A-2O481 exists. Ask the user to check the number.", "recovery": "stop_turn"}'
+    '{"code": "not_found", "message": "No order A-2O481 exists. Do not retry it: search the orders of this customer, or ask the user to check the number.", "recovery": "choose_alternative"}'
     >>> ToolError("timeout", "The service timed out.", "try_harder")
     Traceback (most recent call last):
     ...

@@ -28,6 +28,17 @@ retried, and its recovery is the tool's contract when it carries one
     >>> kind_of(ToolException("No order 4417.")), recovery_for("expected", ToolException("No order 4417."))
     ('expected', 'choose_alternative')
 
+A tool that turns a failure into its own contract follows one rule, whether the failure
+reached it as an HTTP status or as a domain answer (:data:`STATUS_RECOVERY`). *Not found*
+(404, "no such order") means this value will not work but another may: ``choose_alternative``,
+and the message says where to find one (the nearest dates, another lookup, the number the
+user checks) and not to retry this one. *Denied* (401, 403) is final: ``stop_turn``. So
+``stop_turn`` is for what no other value can change: a denial, an internal failure, an
+uncertain write, a log with no entries at all::
+
+    >>> recovery_for_status(404), recovery_for_status(401), recovery_for_status(403)
+    ('choose_alternative', 'stop_turn', 'stop_turn')
+
 What a tool *returns* is never an error: ``None`` and ``""`` are an empty result, a
 dict or a list (empty ones too) is JSON text (:func:`result_text`).
 """
@@ -38,20 +49,24 @@ import json
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .language import current_language
 
 __all__ = [
-    "KINDS", "ROWS", "Row", "TRANSIENT_STATUS", "PERMANENT_STATUS_EXAMPLES", "EXAMPLES", "NO_RESULT",
-    "status_of", "is_transient", "is_transient_status", "is_write", "kind_of", "recovery_for", "retried",
-    "result_text", "row", "table",
+    "KINDS", "ROWS", "Row", "TRANSIENT_STATUS", "PERMANENT_STATUS_EXAMPLES", "STATUS_RECOVERY", "EXAMPLES",
+    "NO_RESULT", "status_of", "is_transient", "is_transient_status", "is_write", "kind_of", "recovery_for",
+    "recovery_for_status", "retried", "result_text", "row", "table",
 ]
 
 #: Status codes worth retrying: the request may work later as it is.
 TRANSIENT_STATUS: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504, 529})
 #: Status codes that fail at once (a sample: every status not in :data:`TRANSIENT_STATUS` is permanent).
 PERMANENT_STATUS_EXAMPLES: tuple[int, ...] = (400, 401, 403, 404, 409, 422, 501, 505, 507, 511)
+#: The recovery of the ``ToolException`` a tool maps these permanent statuses to (and of the same failure met
+#: as a domain answer): not found means another value may work; a denial is final.
+STATUS_RECOVERY: Mapping[int, str] = MappingProxyType({404: "choose_alternative", 401: "stop_turn", 403: "stop_turn"})
 
 #: The "no result" note a tool's empty output becomes (it is not an error).
 NO_RESULT = {"en": "No result: the tool found nothing for these arguments.",
@@ -90,8 +105,10 @@ ROWS: tuple[Row, ...] = (
         "una ToolException de la herramienta: un fallo esperado del dominio "
         "(no existe el pedido, acceso denegado, no existe el archivo que pidió el modelo)",
         "never", "nunca", "choose_alternative",
-        "unless the tool raises its own contract (ToolFailure): then that one's recovery",
-        "salvo que la herramienta lance su propio contrato (ToolFailure): entonces, la recuperación de ese"),
+        "unless the tool raises its own contract (ToolFailure): then that one's recovery, by the status rule "
+        "below (no such order → choose_alternative, access denied → stop_turn)",
+        "salvo que la herramienta lance su propio contrato (ToolFailure): entonces, la recuperación de ese, "
+        "con la regla de los estados de abajo (no existe el pedido → choose_alternative, acceso denegado → stop_turn)"),
     Row("transient", "ConnectionError, TimeoutError, status 408, 429, 500, 502, 503, 504, 529",
         "ConnectionError, TimeoutError, estado 408, 429, 500, 502, 503, 504, 529",
         "yes, in exactly one layer, with capped backoff and jitter; Retry-After honoured",
@@ -100,10 +117,12 @@ ROWS: tuple[Row, ...] = (
     Row("permanent", "any other status code (400, 401, 403, 404, 409, 422, 501, 505, 507, 511...)",
         "cualquier otro código de estado (400, 401, 403, 404, 409, 422, 501, 505, 507, 511...)",
         "never", "nunca", "stop_turn",
-        "a tool maps it to a ToolException with its own recovery (404 → choose_alternative, "
-        "401/403 → stop_turn); one that escapes the tool is internal",
-        "la herramienta lo convierte en una ToolException con su recuperación (404 → choose_alternative, "
-        "401/403 → stop_turn); si escapa de la herramienta, es interno"),
+        "a tool maps it to a ToolException with its own recovery (404 → choose_alternative: this value will "
+        "not work, another may, and the message says where to find it; 401/403 → stop_turn); one that escapes "
+        "the tool is internal",
+        "la herramienta lo convierte en una ToolException con su recuperación (404 → choose_alternative: este "
+        "valor no funcionará, otro quizá sí, y el mensaje dice dónde encontrarlo; 401/403 → stop_turn); si escapa "
+        "de la herramienta, es interno"),
     Row("internal", "any other exception escaping the tool (KeyError, FileNotFoundError of the tool's own "
         "files, ZeroDivisionError from unvalidated input...)",
         "cualquier otra excepción que escapa de la herramienta (KeyError, FileNotFoundError de sus propios "
@@ -221,6 +240,22 @@ def recovery_for(kind: str, error: BaseException | None = None) -> str:
     if not recovery:
         raise ValueError(f"{kind!r} is not an error: it has no recovery")
     return recovery
+
+
+def recovery_for_status(status: int) -> str:
+    """The recovery of the ``ToolException`` a tool maps a permanent status to (:data:`STATUS_RECOVERY`).
+
+    A 404 is ``choose_alternative`` even when the other value must come from the user (the message
+    then says to ask them); 401 and 403 are ``stop_turn``.
+
+    Raises:
+        ValueError: a status the policy gives no mapped recovery (a transient one is retried, not mapped).
+    """
+    try:
+        return STATUS_RECOVERY[status]
+    except KeyError:
+        raise ValueError(f"the policy maps no recovery for status {status!r}: only "
+                         f"{', '.join(map(str, sorted(STATUS_RECOVERY)))}") from None
 
 
 def retried(kind: str) -> bool:
