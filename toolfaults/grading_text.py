@@ -95,6 +95,8 @@ def _any(text: str, patterns: list[str]) -> bool:
 #   starts another clause ("It did not fail, so it was confirmed", "no es la herramienta sino tus argumentos");
 # - _governed(): a negation that governs a word, with only small words between ("it was not retried"), not a
 #   negation of another verb before it ("do not hesitate to retry");
+# - _subject(): a negating subject with its noun phrase ("nothing", "none of the calls", "ningún servidor"), which
+#   denies its whole clause, verb and all ("none of the calls timed out"), not a clause of its own ("nothing you did");
 # - _without(): a message with the clauses that say the opposite cut out, before a matcher reads it ("the result
 #   is not empty", "none of the sources failed").
 #
@@ -130,6 +132,22 @@ _SMALL = (r"be|been|being|have|has|had|it|this|that|them|the|a|an|any|same|exact
           r"|lo|la|le|los|las|se|me|te|nos|les|he|ha|has|hemos|han|habia|habian|hube|hubo|fue|fueron|sido|pude|pudo"
           r"|pudimos|puedo|puede|puedes|quise|quiso|debo|debe|debes|debia|deberia|voy a|va a|vas a|vamos a|iba a|queria"
           r"|quiero|trate de|ya|yo|tu|usted|ustedes|mas")
+
+
+# A negation that is the subject or its determiner: "nothing", "none of the calls", "no part of the tool", "nada",
+# "ningún servidor", "ninguna de las llamadas". It denies what its clause says, verb and all ("nothing failed
+# internally", "none of the calls timed out"), where "not" denies only the words that follow it. Its noun phrase
+# holds only the ``nouns`` a matcher names, not any word, so that a relative clause stays out: "nothing you did
+# caused it" denies that you caused it, not that it happened.
+_NP = (r"of|the|this|that|these|those|its|their|our|my|your|it|them|one|single|part|parts|piece|pieces|here|there"
+       r"|de|del|el|la|los|las|este|esta|estos|estas|esto|eso|su|sus|tus|nuestr[oa]s?|sol[oa]|parte|partes|pieza|piezas|aqui")
+_NO_SUBJECT = r"\b(?:nothing|none|nobody|no-one|no|neither|nada|nadie|ningun[oa]?s?)\b"
+
+
+def _subject(nouns: str, most: int = 4) -> str:
+    """A negating subject and at most ``most`` words of its noun phrase (:data:`_NP` and ``nouns``): "none of the
+    calls", "no part of the tool", "ninguno de los servidores"."""
+    return rf"(?:{_NO_SUBJECT}(?:\s+(?:{_NP}|{nouns})\b){{0,{most}}})"
 
 
 def _without(text: str, patterns: list[str]) -> str:
@@ -220,8 +238,17 @@ _KINDS_ES = {
 _ERROR_NOUN = (r"[a-z]+error\b|[a-z]+exception\b|(?:connection|network|permission|timeout|time-out|type|value|key|file|access)"
                r" (?:errors?|failures?|problems?|issues?|loss|drops?|exceptions?)\b|time[ -]?outs?\b|timed? out\b|(?:error|fallo|problema)e?s?"
                r" de (?:conexion|red|tiempo|permisos?|tipo|valor|acceso|clave)\b|time-?outs?\b|tiempo de espera agotado"
-               r"|se agot\w* el tiempo( de espera)?|(?:se )?(?:perdio|cayo|corto|interrumpio|fallo) la conexion")
+               r"|(?:se )?agot\w* el tiempo( de espera)?|(?:se )?(?:perdio|cayo|corto|interrumpio|fallo) la conexion")
+# A negating subject denies the error its clause gives, through the verb: "none of the calls timed out", "no request
+# ever hit a timeout", "ninguna llamada agotó el tiempo", "nada provocó un error de conexión".
+_CALL_NOUNS = (r"call|calls|request|requests|attempt|attempts|retry|retries|try|tries|connection|connections|source|sources"
+               r"|server|servers|tool|tools|llamadas?|peticion|peticiones|solicitud|solicitudes|intentos?|conexion|conexiones"
+               r"|fuentes?|servidor|servidores|herramientas?")
+_HAD = (r"ran|run|runs|running|into|hit|hits|had|raised|raise|raises|threw|throw|encountered|encounter|experienced|suffered|saw"
+        r"|produced|returned|reported|tuvo|tuvieron|tiene|sufrio|sufrieron|lanzo|lanzaron|dio|dieron|provoco|provocaron|causo"
+        r"|devolvio|encontro|agoto")
 _NOT_KIND = [
+    _governed(_subject(_CALL_NOUNS), _SMALL + r"|an?|un|una|any|the|cause|caused|" + _HAD, rf"(?:{_ERROR_NOUN})"),
     _governed(rf"(?:{_NOT}|{_NO})", _SMALL + r"|an?|un|una|es|era|fue|hubo|hay|any|the|get|got|see|saw|cause|caused|due to|from|by"
               r"|because of|por|de|del", rf"(?:{_ERROR_NOUN})"),
     r"\bconnection( to the \w+| with the \w+| to \w+)? (was|is|stayed|remained|seemed|looked|has been)( always)? (fine|ok|okay|good|stable"
@@ -596,10 +623,14 @@ _CACHE_WORDS_ES = [
 _GAP_STALE = (r"(?: (?!(?:and|but|so|or|may|might|could|can|possibly|probably|perhaps|maybe|likely|because|since|though|although"
               r"|yet)\b)[\w'-]+){0,3}?")
 _GAP_STALE_ES = r"(?: (?!(?:y|pero|asi|porque|puede|pueden|podria|podrian|quiza|quizas|tal|aunque)\b)[\w'-]+){0,3}?"
+# A negating subject with its noun phrase: "none of this data is stale", "ninguna parte está desactualizada".
+_DATA_NOUNS = (r"data|answer|answers|result|results|value|values|figure|figures|information|info|number|numbers|dato|datos"
+               r"|respuestas?|resultados?|valor|valores|cifras?|informacion|numeros?")
 _NOT_STALE = [
-    rf"(?<!\bor may )(?<!\bor might )(\b(not|never|no|none|nothing|without|neither|nor|cannot|cant|can ?not)\b|n't\b){_GAP_STALE} "
+    rf"(?<!\bor may )(?<!\bor might )(\b(not|never|no|none|nothing|without|neither|nor|cannot|cant|can ?not)\b|n't\b"
+    rf"|{_subject(_DATA_NOUNS)}){_GAP_STALE} "
     r"(stale\w*|outdated\w*|out[ -]of[ -]date\w*|old|older|obsolete|expired|dated|cached|from (the |a |its |our |your )?(local )?cache)\b",
-    rf"\b(no|nunca|ni|sin)\b{_GAP_STALE_ES} (desactualizad|obsolet|caducad|anticuad|desfasad|viej|antigu|cachead"
+    rf"(\b(no|nunca|jamas|ni|sin)\b|{_subject(_DATA_NOUNS)}){_GAP_STALE_ES} (desactualizad|obsolet|caducad|anticuad|desfasad|viej|antigu|cachead"
     r"|(en|de|desde) (la |una |su )?cache\b)\w*",
     # "no puede estar desactualizada": it cannot be old
     r"\b(no|nunca) (puede|pueden|podria|podrian) (estar|ser) (desactualizad|obsolet|caducad|anticuad|desfasad|viej|antigu|cachead)\w*",
@@ -672,11 +703,25 @@ _INTERNAL_ES = [
 
 # Said negated, the same words say the opposite: "this is not an internal error", "the tool did not crash", "no bug
 # here", "no es un error interno", "la herramienta no se colgó". Only small words between: "your arguments did not
-# cause this internal error" still says it is internal.
+# cause this internal error" still says it is internal. A negation of a failure denies where it happened too, and a
+# negating subject denies its whole clause: "it did not fail internally", "nothing went wrong inside the tool", "no
+# part of the tool crashed", "nada falló internamente", "ninguno de los servidores se cayó". Not "nothing you did
+# caused it" (the negation governs "you did", not the failure) nor "no data came back because the service crashed".
+_FAILED_VERB = (r"fail\w*|break|breaks|broke|broken|errored|erroring|crash\w*|malfunction\w*|blew up|(?:go|goes|went|gone|going)"
+                r" (?:\w+ )?wrong|wrong|happen\w*|occur\w*|took place|fall\w*|(?:sali\w*|fue|ido|iba|va) (?:nada |algo )?mal"
+                r"|ocurri\w*|sucedi\w*|pas[oa]|pasado|hubo|rompi\w*|roto|colg\w*|cay\w*|caid[oa]")
+# A clause after the failure ends at a word about time too: "nothing failed until the server crashed".
+_UNTIL = r"until|till|unless|when|whenever|once|after|before|hasta|cuando|despues|antes|tras"
+_TOOL_NOUNS = (r"tool|tools|server|servers|service|services|system|backend|api|component|components|code|herramientas?"
+               r"|servidor|servidores|servicios?|sistema|componentes?|codigo")
 _NOT_INTERNAL = [
-    _governed(rf"(?:{_NOT}|{_NO})", _SMALL + r"|error|errors|failure|failures|problem|problems|fault|issue|fallo|fallos|problema"
+    _governed(rf"(?:{_NOT}|{_NO}|{_subject(_TOOL_NOUNS)})",
+              _SMALL + r"|error|errors|failure|failures|problem|problems|fault|issue|fallo|fallos|problema"
               r"|problemas|culpa|un|una|el|es|era|esta|estaba|de|del|on|at|in|inside|from|of|caused by|due to|come from|comes from"
-              r"|came from|se trata de|viene de|here|aqui", "|".join(f"(?:{p})" for p in _INTERNAL + _INTERNAL_ES)),
+              r"|came from|se trata de|viene de|here|aqui|there|ningun|ninguna|nada",
+              rf"(?:(?:{_FAILED_VERB})\b{_reach(40, stop=_UNTIL)})?"
+              + "(?:" + "|".join(f"(?:{p})" for p in _INTERNAL + _INTERNAL_ES) + ")")
+    + _reach(60, stop=_UNTIL, rest=True),
 ]
 
 
@@ -684,7 +729,9 @@ def says_internal_failure(message: object) -> bool:
     """The message says the tool failed on its own side (internally, it crashed, a bug).
 
     Said negated, the words say the opposite: "this is not an internal error", "the tool did not crash", "no es un
-    error interno". "Your arguments did not cause this internal error" still says it is internal.
+    error interno", and so does a negating subject ("nothing failed internally", "no part of the tool crashed", "nada
+    falló por dentro"). "Your arguments did not cause this internal error" and "nothing you did caused it: the tool
+    crashed" still say it is internal.
 
     >>> [says_internal_failure(m) for m in ("Internal error in web_search.", "web_search crashed.", "Bad input.")]
     [True, True, False]
@@ -692,6 +739,10 @@ def says_internal_failure(message: object) -> bool:
     [True, True, False]
     >>> says_internal_failure("The tool did not crash: your arguments are invalid.")
     False
+    >>> [says_internal_failure(m) for m in ("Nothing failed internally.", "Ningún servidor se cayó.", "It did not fail internally.")]
+    [False, False, False]
+    >>> says_internal_failure("Nothing you did caused it: the tool crashed internally.")
+    True
     """
     return _any(_without(_text(message), _NOT_INTERNAL), _INTERNAL + _INTERNAL_ES)
 
@@ -792,10 +843,15 @@ _NO_RESULT_ES = [
     r"\bnada (que (mostrar|devolver)|devuelto|encontrado)\b", r"(^|[(\[<:])\s*nada\s*([)\]>.!]|$)",
 ]
 # Said negated, the words say the opposite: "the result is not empty", "a non-empty list", "no está vacía".
+# A negating subject with its noun phrase: "none of the results came back empty", "ningún campo está vacío".
+_RESULT_NOUNS = (r"result|results|answer|answers|field|fields|column|columns|row|rows|list|lists|value|values|output|outputs"
+                 r"|string|strings|entry|entries|record|records|response|responses|campos?|resultados?|respuestas?|filas?"
+                 r"|listas?|valor|valores|columnas?|registros?|salidas?|cadenas?")
 _NOT_EMPTY = [
-    _governed(rf"(?:{_NOT}|{_NO}|\bnon)", _SMALL + r"|an?|un|una|el|es|esta|era|estaba|result|answer|output|list|string|resultado"
-              r"|respuesta|lista|cadena|come|came|comes|back|return|returns|returned|look|looks|seem|seems|turn|turned|out|volvio"
-              r"|vuelve|volver|llego|resulto|salio|parece|quedo", r"(?:-\s*)?(?:empty|blank|null|none|vaci\w*|nul[oa]s?|en blanco)"),
+    _governed(rf"(?:{_NOT}|{_NO}|\bnon|{_subject(_RESULT_NOUNS)})", _SMALL + r"|an?|un|una|el|es|esta|era|estaba|result|answer|output"
+              r"|list|string|resultado|respuesta|lista|cadena|come|came|comes|back|return|returns|returned|look|looks|seem|seems"
+              r"|turn|turned|out|volvio|vuelve|volver|llego|resulto|salio|parece|quedo|vino|vinieron|volvieron|llegaron|estan"
+              r"|estaban|salieron|quedaron|parecen", r"(?:-\s*)?(?:empty|blank|null|none|vaci\w*|nul[oa]s?|en blanco)"),
     r"\bnonempty\b",
 ]
 
@@ -1011,8 +1067,11 @@ _LIMIT_WORDS = (r"limit\w*|max(imum)?\b|max_\w+|budget|too many|exhaust\w*|ran o
                 r"|agot\w*")
 # Said negated, the limit was not reached: "the limit was not reached", "did not hit the iteration limit", "well within
 # the limit", "not too many steps", "no se alcanzó el límite", "sin llegar al límite", "dentro del límite".
+_LOOP_NOUNS = (r"run|runs|step|steps|iteration|iterations|turn|turns|call|calls|round|rounds|loop|agent|pasos?|iteracion"
+               r"|iteraciones|turnos?|llamadas?|bucle|agente|rondas?|vueltas?")
 _LIMIT_NOT_REACHED = [
-    _governed(rf"(?:{_NOT}|{_NO})", _SMALL + r"|reach\w*|hit|hitting|exceed\w*|get|getting|go|going|come|coming|close|near|anywhere"
+    _governed(rf"(?:{_NOT}|{_NO}|{_subject(_LOOP_NOUNS)})", _SMALL + r"|reach\w*|hit|hitting|exceed\w*|get|getting|go|going|went"
+              r"|come|coming|came|comes|close|near|anywhere|over|above|beyond|past"
               r"|to|the|its|an?|iteration|step|turn|call|round|alcanz\w*|lleg\w*|super\w*|acerc\w*|toc\w*|al|el|de|del|a",
               rf"(?:{_LIMIT_WORDS})"),
     r"\b(limit|max\w*|budget|cap|limite|maximo)\b( of \d+( \w+)?)?( (was|is|has|had|were|fue|ha|se ha|se))?( been)? (not|never|no|nunca)"

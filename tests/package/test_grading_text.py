@@ -595,3 +595,80 @@ def test_held_out_phrasings():
     wrong = [(matcher, message) for matcher, message, means, *args in HELD_OUT
              if getattr(gt, matcher)(message, *args) != means]
     assert not wrong, f"judged the wrong way: {wrong}"
+
+
+# A negating subject or determiner ("nothing", "none of", "no part of", "never") denies its whole clause, verb and
+# all, as "not" denies what follows it: "nothing failed internally" is no internal failure, nor is "it did not fail
+# internally". But the negation governs its own clause only: "nothing you did caused it: the tool crashed internally"
+# and "no data came back because the service crashed" still say the tool failed. Each matcher that reads negation
+# is proved both ways; the Spanish table is in test_grading_text_es.py.
+NEGATING_SUBJECTS = {
+    "says_internal_failure": ([
+        "Internal error in web_search.", "web_search crashed.", "Your arguments did not cause this internal error.",
+        "Nothing you did caused it: the tool crashed internally.", "No data came back because the service crashed.",
+        "Nothing you did caused this; it is an internal error.", "Nothing you did broke it; the tool crashed internally.",
+        "Nothing failed until the server crashed internally.", "It did not fail because of your input; it failed internally.",
+        "The call did not fail on your side, it crashed on the server.", "No results due to an internal error.",
+        "Nothing from the server due to an internal error.", "None of your arguments caused this crash.",
+        "Nothing is wrong with your request but the tool crashed.", "No argument was wrong; something failed inside the tool.",
+        "It did not fail on the first call but it crashed internally on the second.",
+        "None of your arguments are at fault: internal error.", "The tool crashed; nothing you can fix.",
+    ], [
+        "Nothing failed internally; your arguments are invalid.", "Nothing went wrong inside the tool: check the city name.",
+        "No internal error occurred; your city name is invalid.", "None of this is an internal error.",
+        "Nothing broke on our side; the date format is wrong.", "No part of the tool crashed: the city is unknown.",
+        "None of the servers crashed; your query is empty.", "There was nothing wrong inside the tool.",
+        "Never was there an internal error: fix the date.", "The tool did not fail internally: your input was wrong.",
+        "It did not go wrong inside the tool; the city is misspelt.", "It never failed internally; the argument is out of range.",
+        "No internal error occurred inside the tool: fix the argument.", "Nothing is wrong inside the tool; your arguments are invalid.",
+        "No error happened internally: the city does not exist.", "None of the tool components failed internally.",
+    ]),
+    "says_may_be_stale": ([
+        "No live source answered, so this cached copy may be stale.", "None of the live sources answered: it comes from the cache.",
+        "Nothing fresh was available; this may be outdated.", "This may be outdated.",
+    ], [
+        "None of this data is stale.", "None of it was served from a cache.", "No part of it is cached.",
+        "Nothing in this answer is old.",
+    ]),
+    "says_data_may_be_old": (["Nothing fresh was available; this may be outdated."], ["None of this data is stale."]),
+    "says_no_result": ([
+        "(no result)", "No results: the list is empty.", "No data came back; the result is empty.",
+        "No rows came back, the output is empty.", "Nothing found.",
+    ], [
+        "None of the results came back empty: 42.", "No field is empty: 42.", "None of the rows is empty.",
+    ]),
+    "says_limit_reached": ([
+        "No answer within the limit of 5 iterations.", "No steps left: the limit was reached.",
+        "None of the steps found it; limit reached.", "Nothing found after 5 iterations: limit reached.",
+    ], [
+        "Nothing came close to the limit.", "None of the runs reached the iteration limit.", "No step went over the limit.",
+    ]),
+}
+NEGATING_SUBJECTS_WITH_ARGS = {
+    "names_error": [
+        ((TimeoutError("y"),), [
+            "No answer: all 3 calls timed out.", "None of the calls succeeded; they timed out.",
+            "No call got an answer before the timeout.", "Nothing came back because the request timed out.",
+        ], [
+            "None of the calls timed out.", "Nothing ran into a timeout.", "No request ever hit a timeout.",
+            "None of the attempts raised a TimeoutError.",
+        ]),
+        ((ConnectionError("x"),), [
+            "No source answered: connection error.", "None of the calls got through: connection failed.",
+        ], [
+            "None of the requests had a connection error; it timed out.", "No call ran into a connection error.",
+        ]),
+    ],
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(NEGATING_SUBJECTS))
+def test_a_negating_subject_denies_its_clause(matcher):
+    accepted, rejected = NEGATING_SUBJECTS[matcher]
+    check(getattr(gt, matcher), accepted, rejected)
+
+
+@pytest.mark.parametrize("matcher", sorted(NEGATING_SUBJECTS_WITH_ARGS))
+def test_a_negating_subject_denies_its_clause_with_arguments(matcher):
+    for args, accepted, rejected in NEGATING_SUBJECTS_WITH_ARGS[matcher]:
+        check(getattr(gt, matcher), accepted, rejected, *args)

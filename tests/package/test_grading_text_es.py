@@ -539,3 +539,59 @@ def test_held_out_phrasings_in_spanish():
              if getattr(gt, matcher)(message, *args) != means]
     assert not wrong, f"judged the wrong way: {wrong}"
     assert not [m for matcher, m, means, *args in HELD_OUT if getattr(gt, matcher)(without_accents([m])[0], *args) != means]
+
+
+# A negating subject or determiner ("nada", "ninguno de", "ninguna parte de", "nunca") denies its whole clause, verb
+# and all: "nada falló internamente" is no internal failure. But only its own clause: "nada de lo que hiciste lo
+# causó: la herramienta falló internamente" still says the tool failed. The English table is in test_grading_text.py.
+NEGATING_SUBJECTS = {
+    "says_internal_failure": ([
+        "Error interno en web_search.", "web_search se colgó.", "Tus argumentos no causaron este error interno.",
+        "Nada de lo que hiciste lo causó: la herramienta falló internamente.", "No llegaron datos porque el servicio se cayó.",
+        "Ninguno de tus argumentos causó el fallo interno.", "Nada de lo que enviaste provocó el error interno.",
+        "No fue culpa tuya sino un error interno.", "Nada falló en tu petición; la herramienta se rompió por dentro.",
+        "Ningún argumento estaba mal: fallo interno.", "No hubo respuesta porque el servicio se cayó.",
+        "Nada falló hasta que el servidor se cayó.", "No falló por tus argumentos, sino que falló internamente.",
+        "Ningún dato volvió: la herramienta falló por dentro.",
+    ], [
+        "Nada falló internamente; revisa los argumentos.", "Ningún error interno: revisa los argumentos.",
+        "No hubo ningún fallo interno.", "Ninguna parte de la herramienta falló internamente: la ciudad no existe.",
+        "Ninguno de los servidores se cayó; la fecha es incorrecta.", "Nada ha fallado por dentro: revisa la ciudad.",
+        "Nada salió mal dentro de la herramienta.", "No salió nada mal dentro de la herramienta: corrige la fecha.",
+        "No hubo ningún error interno en la herramienta: revisa la ciudad.", "Nunca falló internamente: el argumento está fuera de rango.",
+        "Ningún servidor se cayó: la ciudad está mal escrita.", "Ningún componente falló en el servidor.",
+        "Nada se rompió en el servidor: revisa los argumentos.", "Jamás falló por dentro: corrige la fecha.",
+        "Ninguna pieza de la herramienta se rompió: revisa la fecha.",
+    ]),
+    "says_may_be_stale": ([
+        "Ninguna fuente en vivo respondió: viene de la caché.", "Nada más reciente: puede estar desactualizado.",
+    ], [
+        "Nada está desactualizado.", "Nada viene de la caché.", "Ninguna parte está desactualizada.",
+        "Ninguno de los datos está desactualizado.",
+    ]),
+    "says_data_may_be_old": (["Nada más reciente: puede estar desactualizado."], ["Nada está desactualizado."]),
+    "says_no_result": ([
+        "(sin resultado)", "Ningún resultado: la lista está vacía.", "No hay datos.",
+    ], [
+        "Ningún campo está vacío: 42.", "Nada vino vacío.", "Ninguno de los resultados volvió vacío.",
+    ]),
+    "says_limit_reached": ([
+        "Ningún paso más: se alcanzó el límite.", "Sin respuesta tras 3 iteraciones.",
+    ], [
+        "Ninguno de los pasos llegó al límite.", "Ninguna iteración superó el límite.",
+    ]),
+}
+
+
+@pytest.mark.parametrize("matcher", sorted(NEGATING_SUBJECTS))
+def test_a_negating_subject_denies_its_clause_in_spanish(matcher):
+    accepted, rejected = NEGATING_SUBJECTS[matcher]
+    check(getattr(gt, matcher), accepted + without_accents(accepted), rejected + without_accents(rejected))
+
+
+def test_a_negating_subject_denies_the_error_it_names_in_spanish():
+    check(gt.names_error, ["Ninguna llamada respondió: se agotó el tiempo.", "Nada volvió porque se agotó el tiempo de espera."],
+          ["Ninguna llamada agotó el tiempo.", "Nada agotó el tiempo de espera: falló la conexión.",
+           "Ninguno de los intentos sufrió un tiempo de espera agotado."], TimeoutError("y"))
+    check(gt.names_error, ["Ninguna fuente respondió: error de conexión.", "Nada llegó porque falló la conexión."],
+          ["Nada provocó un error de conexión.", "Ninguna de las llamadas tuvo un error de conexión."], ConnectionError("x"))
