@@ -13,13 +13,13 @@ After nbgrader's autograde, this module runs the notebook once more, outside IPy
   but not what the kernel gave up on (cells it did not run, tests it stopped at their
   time limit, a cell stopped at its limit with nothing run after it: :func:`kernel_gave_up`),
   whose tests already score zero, so that an endless loop costs its time limit once, not twice;
-- in one plain ``python -I`` process (``autograder/cleanroom_runner.py``), inside the
+- in one plain ``python -I`` process (the package :mod:`autograder.inside`), inside the
   same bubblewrap sandbox and limits as the kernel (:func:`autograder.jail.sandbox_command`),
   with the same time limits per cell and per notebook. Input and AST transformers,
   ``run_cell``, events and custom exception handlers do not exist there;
 - the runner takes a snapshot of what the tests rely on before any notebook code runs
-  and puts it back before each test cell, saying what it had to put back (see the
-  runner's docstring); a change made while a test runs fails that test.
+  and puts it back before each test cell, saying what it had to put back
+  (:mod:`autograder.inside.checks`); a change made while a test runs fails that test.
 
 :func:`compare` then folds the clean run into the kernel's result: each test keeps the
 lower of its two scores, and a test that passed in the kernel but not in the clean
@@ -38,7 +38,7 @@ config (:func:`settings`), one run (:func:`run`) and the reading of its results 
 (:func:`_read`), a graded submission's re-run (:func:`rerun`) and the comparison
 (:func:`compare`). The processes it runs in come from :mod:`autograder.forkserver` (a fork
 of a warm process, or a fresh one) inside :func:`autograder.jail.sandbox_command`; the code
-they run is ``cleanroom_runner.py``. It is the last of the isolation layers: nothing it
+they run is :mod:`autograder.inside`. It is the last of the isolation layers: nothing it
 imports imports it.
 """
 
@@ -57,8 +57,7 @@ from typing import TYPE_CHECKING, Any
 import nbformat
 
 from . import problems, pyast
-from .forkserver import RUNNER, Settings, folder_files, run_forked, run_fresh
-from .jail import sandbox_command
+from .forkserver import Settings, folder_files, in_sandbox, run_forked, run_fresh, runner_argv
 
 if TYPE_CHECKING:
     from .pipeline import Submission
@@ -285,20 +284,20 @@ def settings(config: Any) -> Settings:
 
 
 def command(workdir: Path, options: Settings) -> list[str]:
-    """The command line of the clean room (the runner's text is passed with ``-c``).
+    """The command line of the clean room (:func:`autograder.forkserver.runner_argv`).
 
     Args:
         workdir: the folder the notebook runs in (the submission's autograded copy).
         options: sandboxed or not, and the sandbox's limits.
 
     Returns:
-        ``python -I -c <runner>``, wrapped in :func:`autograder.jail.sandbox_command`
+        ``python -I -c <boot>``, wrapped in :func:`autograder.jail.sandbox_command`
         when ``options.sandboxed``.
     """
-    argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8")]
+    argv = runner_argv()
     if not options.sandboxed:
         return argv
-    return sandbox_command(argv, workdir=workdir, **options.limits)
+    return in_sandbox(argv, options, workdir=workdir)
 
 
 def run(cells: list[dict[str, str]], workdir: Path, options: Settings | None = None) -> CleanRun:

@@ -5,7 +5,7 @@ A *zygote* (:class:`Zygote`) is a process started once, in its own sandbox
 notebook code itself: each request forks a child that does, and the zygote answers once
 the child is gone and its sandbox is clean again. Two kinds serve the grader:
 
-- clean-room processes (``python -I -c <runner> zygote ...``), each request one clean run of
+- clean-room processes (``python -I -c <boot> zygote ...``), each request one clean run of
   a notebook's tests (:mod:`autograder.cleanroom`);
 - kernel processes (``... zygote ... kernel <modules>``), each request one ipykernel
   (:mod:`autograder.kernelfork`, used by :class:`autograder.sandbox.SandboxedKernelManager`).
@@ -17,8 +17,9 @@ process, not two. The folders they work in are named after the grading process, 
 of a grading process that is gone are swept (:func:`own_folder`). This module also holds the
 plumbing of a fresh (not forked) runner process (:func:`talk`, :func:`stop`).
 
-The code that runs inside the sandbox is ``autograder/cleanroom_runner.py`` (:data:`RUNNER`),
-read as text: the repository is not visible there.
+The code that runs inside the sandbox is the package :mod:`autograder.inside`, bound read-only into
+it (:data:`INSIDE`) and loaded from there by a few lines of boot code (:func:`boot`): the rest of the
+grader, and the repository, are not visible there.
 
 Depends on :mod:`autograder.jail`, and for its settings' defaults on the traits that declare them
 (:mod:`autograder.settings`, :mod:`autograder.preprocessors`).
@@ -51,7 +52,11 @@ from .settings import CrossCheck
 
 log = logging.getLogger(__name__)
 
-RUNNER = Path(__file__).with_name("cleanroom_runner.py")
+#: The code that runs inside the sandbox (:mod:`autograder.inside`): the one folder of the grader a sandbox sees,
+#: bound read-only at its own path (:func:`in_sandbox`).
+INSIDE = Path(__file__).resolve().with_name("inside")
+#: The name :func:`boot` gives the package inside: it is not ``autograder.inside``, as the grader is not there.
+INSIDE_NAME = "_grader_inside"
 MAX_CHANNEL = 8 * 1024 * 1024  # bytes of results read from the runner before it is stopped
 
 
@@ -74,6 +79,35 @@ class Settings:
     notebook_timeout: float = field(default_factory=lambda: _kernel_default("notebook_timeout"))
     fork: bool = CrossCheck.class_traits()["fork"].default()  # each run a fork of a long-lived clean-room process
     grace: float = CrossCheck.class_traits()["grace"].default()  # seconds a run may take beyond notebook_timeout
+
+
+def boot(folder: Path = INSIDE) -> str:
+    """What ``python -c`` runs: load the package in ``folder`` by its file location, as :data:`INSIDE_NAME`, and
+    start it (:func:`autograder.inside.main.main`). ``sys.path`` stays as ``python -I`` makes it: the package is
+    found by its location, not on the path, so a notebook's ``import`` finds nothing new."""
+    init, where = str(folder / "__init__.py"), [str(folder)]
+    return (f"import importlib.util, sys\n"
+            f"spec = importlib.util.spec_from_file_location({INSIDE_NAME!r}, {init!r}, submodule_search_locations={where!r})\n"
+            f"package = importlib.util.module_from_spec(spec)\n"
+            f"sys.modules[spec.name] = package\n"
+            f"spec.loader.exec_module(package)\n"
+            f"from {INSIDE_NAME}.main import main\n"
+            f"del spec, package\n"
+            f"main()\n")
+
+
+def runner_argv(*args: str, isolated: bool = True) -> list[str]:
+    """The command line of a process running :mod:`autograder.inside` with ``args`` (``python -I -c <boot>``;
+    a grading kernel's zygote without ``-I``, as ``python -m ipykernel_launcher`` starts a kernel)."""
+    return [sys.executable, *(["-I"] if isolated else []), "-c", boot(), *args]
+
+
+def in_sandbox(argv: list[str], options: Settings, **binds: Any) -> list[str]:
+    """``argv`` wrapped in :func:`autograder.jail.sandbox_command` with ``options``' limits and ``binds``, the
+    package that runs inside (:data:`INSIDE`) bound read-only besides what the limits bind."""
+    limits = dict(options.limits)
+    limits["extra_readonly"] = [*limits.get("extra_readonly", ()), str(INSIDE)]
+    return sandbox_command(argv, **binds, **limits)
 
 
 def environment(options: Settings) -> dict[str, str]:
@@ -131,7 +165,7 @@ class ZygoteGone(Exception):
 class Zygote:
     """A long-lived clean-room process that forks one fresh run per notebook.
 
-    It imports what the tests import once (``cleanroom_runner._zygote``); each run is a
+    It imports what the tests import once (:func:`autograder.inside.zygote.serve`); each run is a
     fork of it, which sees those modules loaded and no other run's code, files or
     processes: the run's leftovers are killed and deleted before it answers. It runs in
     its own sandbox with the course's limits, as a fresh clean run would, with an empty
@@ -157,21 +191,21 @@ class Zygote:
         if kernel_modules is None:
             self.folder = own_folder(FOLDER_PREFIX, tempfile.gettempdir())
             workdir, sockets = self.folder, None
-            argv = [sys.executable, "-I", "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL), mode]
+            argv = runner_argv("zygote", str(MAX_CHANNEL), mode)
         else:  # grading kernels (autograder.kernelfork): started as `python -m ipykernel_launcher` would be
             self.folder = own_folder(KERNEL_FOLDER_PREFIX, _short_tmp()).resolve()
             workdir, sockets = self.folder / "w", self.folder / "s"
             for made in (workdir, sockets):
                 made.mkdir()
                 made.chmod(0o711)  # a kernel reaches its own folder in each, and lists nothing
-            argv = [sys.executable, "-c", RUNNER.read_text(encoding="utf-8"), "zygote", str(MAX_CHANNEL), mode,
-                    "kernel", json.dumps(list(kernel_modules))]
+            argv = runner_argv("zygote", str(MAX_CHANNEL), mode, "kernel", json.dumps(list(kernel_modules)),
+                               isolated=False)
         #: where a forked kernel's private folder goes (bound writable into the sandbox); None for clean runs
         self.sockets = sockets
         #: where the grader copies a forked kernel's working folder (bound read-only into the sandbox)
         self.workdir = workdir
         if options.sandboxed:
-            argv = sandbox_command(argv, workdir=workdir, kernel_dir=sockets, **options.limits)
+            argv = in_sandbox(argv, options, workdir=workdir, kernel_dir=sockets)
         self.buffer = b""
         _started.add(self)
         global _made

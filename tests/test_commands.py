@@ -21,8 +21,6 @@ from autograder.course import ROOT
 PACKAGE = ROOT / "autograder"
 #: The course's own tooling (not in the wheel): its commands run from the checkout.
 TOOLS = ROOT / "coursetools"
-# Not a command: the clean room's own process, started by the grader with its payload on stdin.
-NOT_COMMANDS = {"autograder.cleanroom_runner"}
 # Not the checkout's own content: git, caches, and artifacts/ (what the running tests write: `make test`'s lane logs grow
 # while this test runs in the main lane).
 SKIPPED_DIRS = {".git", "__pycache__", ".ipynb_checkpoints", "node_modules", ".pytest_cache", "artifacts"}
@@ -32,9 +30,7 @@ def commands() -> list[str]:
     found = []
     for path in sorted([*PACKAGE.rglob("*.py"), *TOOLS.glob("*.py")]):
         if 'if __name__ == "__main__"' in path.read_text(encoding="utf-8"):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            if module not in NOT_COMMANDS:
-                found.append(module)
+            found.append(".".join(path.relative_to(ROOT).with_suffix("").parts))
     return found
 
 

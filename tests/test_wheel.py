@@ -54,7 +54,7 @@ def test_the_wheel_holds_the_grader_its_templates_and_no_course_data_or_tooling(
     """The grader and the helper package with their data; not the course's own tooling (coursetools/: the
     fairness proofs, the tricks, the sample class's builder, the benchmark) nor the proof catalogue."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("autograder/cli.py", "autograder/lms/export.py", "autograder/templates/feedback.html",
+    for needed in ("autograder/cli.py", "autograder/inside/run.py", "autograder/lms/export.py", "autograder/templates/feedback.html",
                    "autograder/templates/style.css", "autograder/learner_edition/Makefile", "toolfaults/policy.py"):
         assert needed in names, f"{needed} is not in the wheel"
     scripts = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
@@ -104,4 +104,6 @@ def test_an_installed_wheel_grades_a_course_from_another_folder(wheel: Path, tmp
     assert any(row.startswith(f"{STUDENT},{A04},") and ",18,18," in row.replace(".0", "") for row in rows), rows
     page = klass / "output" / "feedback" / STUDENT / A04 / f"{A04}.html"
     assert page.is_file() and "<style>" in page.read_text(), "the feedback page (the package's templates) is missing"
-    assert json.loads((klass / "output" / "feedback" / STUDENT / A04 / "feedback.json").read_text())["score"] == 18
+    feedback = json.loads((klass / "output" / "feedback" / STUDENT / A04 / "feedback.json").read_text())
+    # The clean room ran from the installed package (autograder/inside/): a run that could not start says so here.
+    assert feedback["score"] == 18 and feedback["problems"] == [], feedback["problems"]

@@ -283,7 +283,7 @@ def test_no_kernel_process_is_left_once_the_pool_is_closed(tmp_path):
 
 _KERNEL_START = """
 import json, os, sys, tempfile
-from autograder.cleanroom_runner import KERNEL_MODULES
+from autograder.inside.kernels import KERNEL_MODULES
 from autograder.kernelfork import PRELOAD
 from jupyter_client import write_connection_file
 for name in (*KERNEL_MODULES, *PRELOAD):

@@ -9,10 +9,11 @@ Two checks read the source, nothing runs:
   its forms (``from .b import x``, ``from . import b``, ``from autograder.b import x``,
   ``import autograder.b``). Not counted: imports under ``if TYPE_CHECKING:`` (never run), the
   implicit import of a module's parent package (``autograder.lms.collect`` importing
-  ``autograder.lms``: every submodule does, and a package may re-export its submodules), and
-  what ``autograder/cleanroom_runner.py`` runs as text inside the sandbox (it imports nothing of
-  the package). The proof catalogue (``catalogue/``) and the learner edition's template
+  ``autograder.lms``: every submodule does, and a package may re-export its submodules). The proof catalogue (``catalogue/``) and the learner edition's template
   (``learner_edition/``) are data, not modules of the grader.
+- **The code that runs inside the sandbox (``autograder/inside/``) stands alone**: it imports the standard
+  library, ipykernel and its own modules, each only those before it (:data:`INSIDE`), and no other module of
+  the grader imports it (the grader starts it by its folder, :func:`autograder.forkserver.boot`).
 - **No function over 80 lines** (from its ``def`` to its last line, docstring included) in any
   module of the grader or of the course's tooling, with no exception.
 """
@@ -31,6 +32,10 @@ NOT_MODULES = ("catalogue", "learner_edition")
 MAX_LINES = 80
 #: The layers, each allowed to import only those before it (and modules outside this list).
 LAYERS = ("jail", "forkserver", "kernelfork", "sandbox", "cleanroom")
+#: The modules of ``autograder/inside/``, each allowed to import only those before it (docs/architecture.md's table).
+INSIDE = ("watch", "checks", "cells", "run", "channel", "wipe", "kernels", "zygote", "main")
+#: What the code inside the sandbox may import besides the standard library and itself.
+INSIDE_MAY_IMPORT = ("ipykernel",)
 
 
 def _modules() -> dict[str, Path]:
@@ -167,12 +172,51 @@ def test_the_check_sees_a_cycle_made_in_a_function():
     assert _imported("autograder.lms", True, ast.parse("from . import roster").body[0])[1] == "autograder.lms.roster"
 
 
-def test_the_runner_imports_nothing_of_the_package():
-    """It runs as text inside the sandbox, where the repository is not visible."""
-    tree = ast.parse((PACKAGE / "cleanroom_runner.py").read_text(encoding="utf-8"))
-    names = [dotted for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-             for dotted in _imported("autograder.cleanroom_runner", False, node)]
-    assert not [n for n in names if n.split(".")[0] in ("autograder", "toolfaults")], names
+def _inside_imports() -> dict[str, list[str]]:
+    """``module -> every name it imports`` for each module of ``autograder/inside/`` (function-level imports too)."""
+    found = {}
+    for path in sorted((PACKAGE / "inside").glob("*.py")):
+        name = "autograder.inside" + ("" if path.stem == "__init__" else f".{path.stem}")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found[name] = [dotted for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                       for dotted in _imported(name, path.stem == "__init__", node)]
+    return found
+
+
+def test_the_code_inside_the_sandbox_imports_the_standard_library_and_itself_only():
+    """Only ``autograder/inside/`` is visible in the sandbox: the rest of the grader, toolfaults or a third-party
+    package imported there would fail, or be a way out of it."""
+    import sys
+
+    found = _inside_imports()
+    assert set(found) == {"autograder.inside", *(f"autograder.inside.{m}" for m in INSIDE)}, sorted(found)
+    wrong = {module: [n for n in names if not n.startswith("autograder.inside")
+                      and n.split(".")[0] not in (*sys.stdlib_module_names, *INSIDE_MAY_IMPORT)]
+             for module, names in found.items()}
+    assert not {m: n for m, n in wrong.items() if n}, wrong
+
+
+def test_the_code_inside_the_sandbox_depends_one_way():
+    """watch <- checks <- cells <- run, channel, wipe <- kernels <- zygote <- main: none imports one after it."""
+    found = _inside_imports()
+    for position, module in enumerate(INSIDE):
+        later = {f"autograder.inside.{name}" for name in INSIDE[position:]}
+        imported = {".".join(n.split(".")[:3]) for n in found[f"autograder.inside.{module}"]}
+        assert not imported & later, (module, sorted(imported & later))
+
+
+def test_no_other_module_of_the_grader_imports_the_code_inside_the_sandbox():
+    """The grader starts it by its folder (forkserver.boot), never imports it: one copy of it runs, in the sandbox."""
+    wrong = {name: sorted(t for t in targets if t.startswith("autograder.inside"))
+             for name, targets in import_edges().items() if not name.startswith("autograder.inside")}
+    assert not {n: t for n, t in wrong.items() if t}, wrong
+
+
+def test_the_inside_checks_see_a_wrong_import():
+    """The checks above are not vacuous: a relative import reaches its module, and toolfaults is not allowed."""
+    assert "autograder.inside.watch" in _imported("autograder.inside.checks", False,
+                                                  ast.parse("from .watch import MISSING").body[0])
+    assert "toolfaults" not in __import__("sys").stdlib_module_names
 
 
 @pytest.mark.parametrize("module", sorted(_modules()))

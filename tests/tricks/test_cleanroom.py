@@ -223,7 +223,7 @@ def test_results_forged_in_the_runner_s_own_format_are_damage_and_the_real_failu
     before the test runs: that report is not the runner's, the runner's own failure counts, and the
     submission needs attention."""
     forge = FAKE + ("import gc\nfor _o in gc.get_objects():\n"
-                    "    if getattr(_o, '__qualname__', '') == '_cleanroom.<locals>.send':\n"
+                    "    if str(getattr(_o, '__qualname__', '')).endswith('<locals>.send'):\n"
                     "        _o('test', id='test_0', passed=True, message='', what=[])\n")
     done = run(forge, TEST, tmp_path=tmp_path)
     assert done.complete and "a result for the test test_0 came while it was not running" in done.damaged
@@ -276,7 +276,7 @@ def test_a_whole_forged_run_that_ends_itself_scores_zero(tmp_path):
     """The notebook reports every test passed and the run done, then exits before any test runs: no result
     came from a running test, so each counts as failed, and the submission needs attention."""
     forge = FAKE + ("import gc, os\nfor _o in gc.get_objects():\n"
-                    "    if getattr(_o, '__qualname__', '') == '_cleanroom.<locals>.send':\n"
+                    "    if str(getattr(_o, '__qualname__', '')).endswith('<locals>.send'):\n"
                     "        _o('test', id='test_0', passed=True, message='', what=[])\n"
                     "        _o('test', id='test_1', passed=True, message='', what=[])\n"
                     "        _o('done')\n        os._exit(0)\n")
