@@ -523,18 +523,6 @@ OPPOSITES_WITH_ARGS = {
 }
 
 
-@pytest.mark.parametrize("matcher", sorted(OPPOSITES))
-def test_every_matcher_rejects_the_opposite(matcher):
-    accepted, rejected = OPPOSITES[matcher]
-    check(getattr(gt, matcher), accepted, rejected)
-
-
-@pytest.mark.parametrize("matcher", sorted(OPPOSITES_WITH_ARGS))
-def test_every_matcher_with_arguments_rejects_the_opposite(matcher):
-    for args, accepted, rejected in OPPOSITES_WITH_ARGS[matcher]:
-        check(getattr(gt, matcher), accepted, rejected, *args)
-
-
 def test_every_matcher_has_opposites():
     """Each matcher of toolfaults.grading_text is proved on opposites here (and in Spanish in test_grading_text_es.py)."""
     missing = set(gt.__all__) - set(OPPOSITES) - set(OPPOSITES_WITH_ARGS)
@@ -662,13 +650,16 @@ NEGATING_SUBJECTS_WITH_ARGS = {
 }
 
 
-@pytest.mark.parametrize("matcher", sorted(NEGATING_SUBJECTS))
-def test_a_negating_subject_denies_its_clause(matcher):
-    accepted, rejected = NEGATING_SUBJECTS[matcher]
-    check(getattr(gt, matcher), accepted, rejected)
+#: Each table of cases, by what it proves: ``{matcher: (accepted, rejected)}`` and ``{matcher: [(args, accepted, rejected)]}``.
+TABLES = {"opposite": (OPPOSITES, OPPOSITES_WITH_ARGS), "negating-subject": (NEGATING_SUBJECTS, NEGATING_SUBJECTS_WITH_ARGS)}
 
 
-@pytest.mark.parametrize("matcher", sorted(NEGATING_SUBJECTS_WITH_ARGS))
-def test_a_negating_subject_denies_its_clause_with_arguments(matcher):
-    for args, accepted, rejected in NEGATING_SUBJECTS_WITH_ARGS[matcher]:
+@pytest.mark.parametrize(("table", "matcher"), [(name, m) for name, (plain, with_args) in TABLES.items()
+                                                for m in sorted({*plain, *with_args})])
+def test_every_matcher_rejects_the_opposite_and_a_negated_subject(table, matcher):
+    """Each matcher accepts what says it and rejects what says the opposite, a clause denied by "nothing", "none of",
+    "nada", "ningún"... included ("Nothing failed internally" is no internal failure)."""
+    plain, with_args = TABLES[table]
+    cases = ([((), *plain[matcher])] if matcher in plain else []) + list(with_args.get(matcher, []))
+    for args, accepted, rejected in cases:
         check(getattr(gt, matcher), accepted, rejected, *args)
