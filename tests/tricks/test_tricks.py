@@ -96,6 +96,26 @@ def test_feedback_says_what_was_found_without_teaching_the_trick(outcomes, name)
     assert not taught, f"{name}: the feedback names {taught}"
 
 
+#: The attacks on the clean room's results channel (they find the runner's send() or its pipe once notebook code runs
+#: there): each must be seen reaching it, or its containment proves nothing (an attack that no longer finds its target,
+#: after the runner's code is renamed or moved, is "contained" for free). Not cleanroom_json_encoder: the runner does
+#: not write through json, so that attack has nothing to reach.
+CHANNEL_ATTACKS = ("cleanroom_damaged_channel", "cleanroom_forged_first", "cleanroom_forged_results")
+
+
+def test_the_channel_attacks_are_the_catalogue_s():
+    assert set(CHANNEL_ATTACKS) | {"cleanroom_json_encoder"} == {n for n in NAMES if n.startswith("cleanroom_")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CHANNEL_ATTACKS)
+def test_each_attack_on_the_clean_room_s_channel_reaches_it(outcomes, name):
+    o = outcomes[name]
+    assert any(p.kind == CHANNEL for p in o.checked.problems), (
+        f"{name} left no trace on the clean room's channel: it no longer reaches it, so it proves nothing; "
+        f"{[(p.kind, p.text) for p in o.checked.problems]}")
+
+
 @pytest.mark.slow
 def test_the_engine_cross_checks_every_submission(tmp_path):
     """`make grade`'s path: Course.autograde runs the checks itself, and the gradebook holds the lowered score."""
