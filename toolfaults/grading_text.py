@@ -146,8 +146,8 @@ _NO_SUBJECT = r"\b(?:nothing|none|nobody|no-one|no|neither|nada|nadie|ningun[oa]
 
 def _subject(nouns: str, most: int = 4) -> str:
     """A negating subject and at most ``most`` words of its noun phrase (:data:`_NP` and ``nouns``): "none of the
-    calls", "no part of the tool", "ninguno de los servidores"."""
-    return rf"(?:{_NO_SUBJECT}(?:\s+(?:{_NP}|{nouns})\b){{0,{most}}})"
+    calls", "no part of the tool", "ninguno de los servidores", a possessive too ("nobody's server", "no one's tool")."""
+    return rf"(?:{_NO_SUBJECT}(?:'s)?(?:\s+(?:{_NP}|{nouns})\b(?:'s)?){{0,{most}}})"
 
 
 def _without(text: str, patterns: list[str]) -> str:
@@ -1121,6 +1121,15 @@ def says_limit_reached(message: object) -> bool:
 _C = r"(?:['\"]?c['\"]?(?![a-z0-9_])|celsius|centigrad\w*)"
 _F = r"(?:['\"]?f['\"]?(?![a-z0-9_])|fahrenheit)"
 _C_AND_F = rf"(?<![a-z0-9_])(?:{_C}|{_F})\s*(?:and|or|nor|/|y|o|ni|e|u)\s*(?:{_C}|{_F})"
+# A negating subject that denies a scale is allowed: its nouns ("no scale", "none of the units", "ninguna escala"),
+# the words for allowed it denies ("accepted", "supported", "se admite"), and the words after which the clause says
+# what is allowed after all ("no scale other than C or F", "nothing else", "ninguna escala salvo C o F", "no scale is
+# valid unless...", and for a number "nada más que un número").
+_SCALE_NOUNS = r"scales?|units?|options?|letters?|from_scale|to_scale|escalas?|unidad|unidades|opcion|opciones|letras?"
+_ACCEPTED = (r"accept\w*|allow\w*|support\w*|permit\w*|valid|possible|ok|okay|fine|works?|working|admit\w*|acept\w*|soport\w*"
+             r"|valid[oa]s?|vale|valen|sirve|sirven|posibles?|funciona\w*|recognized|recognised|known|reconocid[oa]s?")
+_OTHER_THAN = (r"other|others|else|more|than|besides|apart|unless|if|except\w*|aside|beyond|outside|instead|otr[oa]s?|mas|aparte"
+               r"|distint[oa]s?|diferentes?|fuera|si|salvo|a menos|que no sea|en vez|en lugar")
 # C and F refused: "C and F are not allowed", "neither C nor F is supported", "no se admiten C ni F". Not "'K' is not
 # C or F", which says what is allowed.
 _SCALES_REFUSED = [
@@ -1128,15 +1137,30 @@ _SCALES_REFUSED = [
     r"|valid|permitted|possible|admitid\w*|permitid\w*|aceptad\w*|valid\w*|soportad\w*|admit\w*|acept\w*|permit\w*)",
     rf"\b(?:neither|ni)\s+{_C_AND_F}",
     rf"(?:{_NOT}|{_NO})(?:\s+(?:{_SMALL}|accept\w*|support\w*|allow\w*|take|takes|admit\w*|permit\w*|acept\w*|soport\w*))+"
-    rf"\s+(?:(?:the )?(?:scales?|escalas?)\s+)?(?:ni\s+)?{_C_AND_F}",
+    rf"\s+(?:(?:the |any |ningun[oa]? )?(?:scales?|escalas?)\s+)?(?:ni\s+)?{_C_AND_F}",
+    # A negating subject denies its whole clause: "no scale is accepted", "none of the scales C or F is supported",
+    # "ninguna escala C o F se admite", "none is valid", and what follows it says it again: "no scale is accepted, not
+    # C nor F", "ninguna escala vale (ni siquiera C o F)". Not "no scale other than C or F is accepted", "no other
+    # scale is", "ninguna escala salvo C o F", "no scale is valid if it is not C or F", which say C or F is allowed;
+    # nor "no scale (C or F) was given", which asks for one.
+    rf"(?:{_NO_SUBJECT}(?:\s+(?:{_NP}|{_SCALE_NOUNS})\b){{0,3}}?\s+(?:{_SCALE_NOUNS})\b"
+    rf"(?:\s*[,(]?\s*(?:(?:neither|either|like|such as|ni|como)\s+)?{_C_AND_F}\s*[,)]?)?"
+    rf"|\b(?:none|nothing|nada|ningun[oa])\b){_reach(40, stop=_OTHER_THAN)}"
+    rf"\b(?:{_ACCEPTED})\b{_reach(60, stop=_OTHER_THAN, rest=True)}"
+    rf"(?:\s*[,:(\u2013\u2014-]?\s*(?:(?:nor|neither|ni|not even|ni siquiera|including|incluid[oa]s?|tampoco)\s+"
+    rf"(?:(?:the|la|las|scales?|escalas?)\s+)*(?:{_C}|{_F})(?:\s*(?:,|and|or|nor|/|y|o|ni|e|u|not|no)*\s*(?:{_C}|{_F}))?"
+    rf"|(?:not|no)\s+(?:{_C}|{_F})\s*(?:,\s*|\s+)(?:nor|ni|not|no|and not|y no)\s+(?:{_C}|{_F})"
+    rf"|(?<=[,:])\s*not\s+(?:(?:the|scales?)\s+)*{_C_AND_F}"
+    rf"|{_C_AND_F}\s*(?:included|too|either|incluid[oa]s?|tampoco))\s*\)?)?",
 ]
 
 
 def says_allowed_scales(message: object) -> bool:
     """The message says the allowed scales are C and F (letters, quoted or not, or the names).
 
-    "C and F are not allowed", "neither C nor F is supported", "no se admiten C ni F" say the opposite; "'K' is
-    not C or F" says what is allowed.
+    "C and F are not allowed", "neither C nor F is supported", "no se admiten C ni F" say the opposite, and so does a
+    negating subject ("no scale is accepted, not C nor F", "ninguna escala C o F se admite"); "'K' is not C or F",
+    "no scale other than C or F is accepted" and "C or F; no other scale is" say what is allowed.
 
     >>> [says_allowed_scales(m) for m in ("Use 'C' or 'F'.", "scale must be celsius or fahrenheit", "Unknown scale 'CF'.")]
     [True, True, False]
@@ -1144,6 +1168,10 @@ def says_allowed_scales(message: object) -> bool:
     [True, True, False]
     >>> says_allowed_scales("sólo convierto desde grados centígrados o Fahrenheit")
     True
+    >>> [says_allowed_scales(m) for m in ("No scale is accepted, not C nor F.", "Ninguna escala C o F se admite.")]
+    [False, False]
+    >>> [says_allowed_scales(m) for m in ("Only C or F are accepted; no other scale is.", "No scale but C or F is valid.")]
+    [True, True]
     """
     text = _without(_text(message), _SCALES_REFUSED)
     letter = r"(?<![a-z0-9_]){}(?![a-z0-9_])"
@@ -1196,7 +1224,16 @@ def names_value(message: object, value: float) -> bool:
     return abs(value) in _numbers(text)
 
 
-_A_NUMBER = r"\b(numbers?|numeric|numerical|float|floating|decimal|real|numeros?|numeric[oa]s?)\b"
+_NUMBER_TERMS = r"numbers?|numeric|numerical|float|floating|decimal|real|numeros?|numeric[oa]s?"
+_A_NUMBER = rf"\b({_NUMBER_TERMS})\b"
+# A negating subject that denies a number is wanted: its nouns ("no number", "nothing numeric", "none of the
+# fields", "ningún valor numérico") and the words for wanted it denies ("needed", "required", "must be", "hace falta").
+_NUMBER_NOUNS = (rf"{_NUMBER_TERMS}|value|values|field|fields|argument|arguments|input|inputs|parameter|parameters|digits?"
+                 r"|valor|valores|campos?|argumentos?|entradas?|parametros?|cifras?|digitos?")
+_WANTED = (r"(?:must|should|has to|have to|needs? to|tiene que|tienen que|debe|deben|deberia|deberian) (?:be|ser)|needs?|needed"
+           r"|necessary|require[sd]?|expect(?:s|ed)?|wanted|asked for|requested|accept(?:s|ed)?|allow(?:s|ed)?|permitted|(?:is|are|be|was|were) (?:valid|fine|ok|okay)|hace falta|hacen falta|se necesita\w*|necesit\w*|se requiere\w*|requier\w*"
+           r"|requerid[oa]s?|exig\w*|se pide\w*|pide|piden|pedid[oa]s?|se espera\w*|esperad[oa]s?|se admite\w*|admitid[oa]s?"
+           r"|se acepta\w*|aceptad[oa]s?|permitid[oa]s?|necesari[oa]s?|(?:es|son|sera|seria) valid[oa]s?")
 # A number refused: "must not be a number", "a string, not a number", "no debe ser un número". Not "'hot' is not a
 # number", which says a number is expected.
 _NO_NUMBER = [
@@ -1204,6 +1241,19 @@ _NO_NUMBER = [
     r"\bno (debe|deberia|tiene que|puede|hace falta|necesita)( ser| contener| recibir)?( un| una)?( numero| valor numerico)",
     rf"\b(string|text|str|word|words|letters|texto|cadena|palabras?|letras)\b[^.;\n]{{0,30}}(\bnot\b|\bno\b)( a| an| un| una)?( valid)? {_A_NUMBER}",
     rf"\bno (need for|numbers?|numeros?)\b{_reach(30, rest=True)}",
+    # "no hace falta ningún número", "no se necesita ningún valor numérico"
+    r"\bno (se )?(debe|deberia|tiene que|puede|hace falta|necesita|requiere|pide|espera|admite|acepta)( ser| contener| recibir)?"
+    r" ningun[oa]?( numero| valor numerico)",
+    # A negating subject denies its whole clause: "no number is needed", "nothing numeric is required", "none of the
+    # fields needs a number", "ningún número hace falta", "ninguno de los campos necesita un número". Not "nothing
+    # else is accepted" nor "nada más hace falta que un número" (only a number), nor "no value is valid unless it is
+    # a number"; and a number not given stays asked for: "no numeric value was provided", "nothing you sent is a number".
+    _governed(_subject(_NUMBER_NOUNS), rf"(?!(?:{_OTHER_THAN})\b)(?:{_SMALL}|es|son|esta|estan|here|there|aqui|really|at all"
+              r"|strictly|realmente|en absoluto)", rf"(?:{_WANTED})\b") + _reach(60, stop=_OTHER_THAN, rest=True),
+    # ... and said alone, a sentence of its own: "Nada numérico.", "No number, please." (not "got nothing numeric", nor
+    # "value 'hot': no numeric value", which says what was wrong)
+    rf"(?:^|(?<=[.;!?(\[\n]))\s*{_NO_SUBJECT}(?:\s+(?:{_NP}|{_NUMBER_NOUNS})\b)*?\s+{_A_NUMBER}"
+    rf"(?:\s+(?:{_NUMBER_NOUNS}|{_NUMBER_TERMS})\b)*(?:\s+(?:here|there|aqui|at all|please|por favor))?\s*(?=[.;:,!?)\]\n]|$)",
 ]
 
 
@@ -1211,11 +1261,17 @@ def asks_for_a_number(message: object) -> bool:
     """The message says a number is expected ("a number", "numeric", "float", "decimal", "real"; "número", "numérico").
 
     "'hot' is not a number" says a number is expected; "must not be a number", "a string, not a number", "no debe
-    ser un número" say the opposite.
+    ser un número" say the opposite, and so does a negating subject ("nothing numeric is needed", "none of the fields
+    needs a number", "ningún número hace falta", "nada numérico"). "Nothing else is accepted" and "no numeric value was
+    given" still ask for one.
 
     >>> asks_for_a_number("value: Input should be a valid number"), asks_for_a_number("Invalid argument: value.")
     (True, False)
     >>> asks_for_a_number("value debe ser numérico"), asks_for_a_number("value no es válido")
     (True, False)
+    >>> [asks_for_a_number(m) for m in ("Nothing numeric is needed.", "Ningún número hace falta.", "Nada numérico.")]
+    [False, False, False]
+    >>> asks_for_a_number("value must be a number; nothing else is accepted.")
+    True
     """
     return re.search(_A_NUMBER, _without(_text(message), _NO_NUMBER)) is not None

@@ -601,6 +601,9 @@ NEGATING_SUBJECTS = {
         "Nothing is wrong with your request but the tool crashed.", "No argument was wrong; something failed inside the tool.",
         "It did not fail on the first call but it crashed internally on the second.",
         "None of your arguments are at fault: internal error.", "The tool crashed; nothing you can fix.",
+        "It's nobody's fault: the server crashed internally.", "Nobody's fault: internal error.",
+        "Nobody's arguments caused this; the tool crashed internally.", "Nobody's input was wrong; the server crashed.",
+        "Nobody's request was at fault: internal error.", "No one's arguments caused it: the tool crashed.",
     ], [
         "Nothing failed internally; your arguments are invalid.", "Nothing went wrong inside the tool: check the city name.",
         "No internal error occurred; your city name is invalid.", "None of this is an internal error.",
@@ -610,6 +613,34 @@ NEGATING_SUBJECTS = {
         "It did not go wrong inside the tool; the city is misspelt.", "It never failed internally; the argument is out of range.",
         "No internal error occurred inside the tool: fix the argument.", "Nothing is wrong inside the tool; your arguments are invalid.",
         "No error happened internally: the city does not exist.", "None of the tool components failed internally.",
+        "Nobody's server crashed.", "Nobody's server crashed: the city is unknown.", "No one's tool failed internally; fix the date.",
+        "Nobody's code crashed inside the tool.", "Nobody's service went wrong internally.", "Nobody's system broke internally.",
+    ]),
+    # "Nothing numeric is needed" asks for no number; "nothing else is accepted", "nothing but a number" and "no
+    # numeric value was provided" still ask for one.
+    "asks_for_a_number": ([
+        "Give the temperature as a number, for example 21.5", "value must be a number; nothing else is accepted.",
+        "Nothing was converted: value must be a number.", "No numeric value was provided for value.",
+        "Nothing but a number is accepted.", "Nothing other than a number is accepted.", "No value is valid unless it is a number.",
+        "value: expected a number, got nothing numeric", "None of the values you gave is a number.",
+        "Nothing else will do: value must be a float.", "No value is accepted except a number.", "value 'hot': no numeric value",
+    ], [
+        "Nothing numeric is needed.", "No numeric value is needed.", "None of the fields needs a number.",
+        "Nothing here needs to be a number.", "No decimal is required for value.", "None of the arguments has to be numeric.",
+        "Nothing numeric is accepted here.", "Nothing numeric, please.", "No float is expected: write a word.",
+        "None of the values must be numeric.",
+    ]),
+    # "No scale is accepted, not C nor F" allows none; "no scale other than C or F is accepted", "C or F; no other scale
+    # is" and "no scale (C or F) was given" still say C or F.
+    "says_allowed_scales": ([
+        "Only C or F are accepted; no other scale is.", "Scale must be C or F (no K).", "No scale other than C or F is accepted.",
+        "No scale except C and F is allowed.", "No scale is valid if it is not C or F.", "No scale (C or F) was given.",
+        "No scale given: use C or F.", "No scale but C or F works.", "No scale is accepted unless it is C or F.",
+        "Nothing else is accepted: use C or F.", "Use C or F; no other scale is accepted.", "No scale is supported besides C and F.",
+    ], [
+        "No scale is accepted, not C nor F.", "No scale, C or F, is accepted.", "None of the scales C or F is supported.",
+        "No scale is valid, C and F included.", "None is accepted: not C, not F.", "No unit, C or F, is supported here.",
+        "No scale works, not C nor F.", "Nothing is accepted, not C nor F.", "No scale is accepted, not C or F.",
     ]),
     "says_may_be_stale": ([
         "No live source answered, so this cached copy may be stale.", "None of the live sources answered: it comes from the cache.",

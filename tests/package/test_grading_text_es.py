@@ -580,6 +580,32 @@ NEGATING_SUBJECTS = {
     ], [
         "Ninguno de los pasos llegó al límite.", "Ninguna iteración superó el límite.",
     ]),
+    # "Ningún número hace falta" no pide un número; "nada más", "nada más que un número" y "ningún dato numérico
+    # recibido" sí lo piden.
+    "asks_for_a_number": ([
+        "El valor debe ser un número, nada más.", "Nada se convirtió: value debe ser un número.", "Nada más que un número hace falta.",
+        "Ningún valor es válido si no es un número.", "Ningún valor que no sea un número se admite.",
+        "Ningún dato numérico recibido: value debe ser un número.", "Nada de lo que enviaste es un número.",
+        "value debe ser un número; nada más se acepta.", "value: se esperaba un número y no llegó nada numérico.",
+        "Nada salvo un número es válido.",
+    ], [
+        "Ningún número hace falta.", "Nada numérico.", "Ningún valor numérico hace falta.", "Ninguno de los campos necesita un número.",
+        "Ningún número es necesario.", "Nadie pide un número.", "Ningún campo tiene que ser numérico.", "Nada numérico se admite.",
+        "No hace falta ningún número.", "Ningún número se acepta en value.", "Nada numérico, por favor.",
+    ]),
+    # "Ninguna escala C o F se admite" no admite ninguna; "ninguna escala salvo C o F", "solo C o F; ninguna otra
+    # escala" y "no se indicó ninguna escala (C o F)" sí dicen C o F.
+    "says_allowed_scales": ([
+        "Solo se admiten C o F; ninguna otra escala.", "La escala debe ser C o F (no K).", "Ninguna escala salvo C o F es válida.",
+        "Ninguna escala distinta de C o F se admite.", "Ninguna escala es válida si no es C o F.", "Ninguna otra escala: usa C o F.",
+        "Escala 'K' desconocida: solo C o F, ninguna más.", "Ninguna escala válida: usa C o F.",
+        "Ninguna escala se admite aparte de C y F.", "Ninguna escala más que C o F.", "No se indicó ninguna escala (C o F).",
+        "Ninguna escala excepto C y F funciona.",
+    ], [
+        "Ninguna escala C o F se admite.", "Ninguna de las escalas C o F es válida.", "Ninguna escala vale, ni siquiera C o F.",
+        "No se admite ninguna escala C o F.", "Ninguna escala es válida, tampoco C o F.", "Ninguna unidad (C o F) está permitida.",
+        "Ninguna escala se admite: no C, no F.", "Ninguna escala, C o F, se acepta.", "Ninguna escala se acepta: tampoco C ni F.",
+    ]),
 }
 
 
