@@ -106,9 +106,10 @@ ROWS: tuple[Row, ...] = (
         "(no existe el pedido, acceso denegado, no existe el archivo que pidió el modelo)",
         "never", "nunca", "choose_alternative",
         "unless the tool raises its own contract (ToolFailure): then that one's recovery, by the status rule "
-        "below (no such order → choose_alternative, access denied → stop_turn)",
+        f"below (no such order → {STATUS_RECOVERY[404]}, access denied → {STATUS_RECOVERY[403]})",
         "salvo que la herramienta lance su propio contrato (ToolFailure): entonces, la recuperación de ese, "
-        "con la regla de los estados de abajo (no existe el pedido → choose_alternative, acceso denegado → stop_turn)"),
+        f"con la regla de los estados de abajo (no existe el pedido → {STATUS_RECOVERY[404]}, acceso denegado → "
+        f"{STATUS_RECOVERY[403]})"),
     Row("transient", "ConnectionError, TimeoutError, status 408, 429, 500, 502, 503, 504, 529",
         "ConnectionError, TimeoutError, estado 408, 429, 500, 502, 503, 504, 529",
         "yes, in exactly one layer, with capped backoff and jitter; Retry-After honoured",
@@ -117,11 +118,11 @@ ROWS: tuple[Row, ...] = (
     Row("permanent", "any other status code (400, 401, 403, 404, 409, 422, 501, 505, 507, 511...)",
         "cualquier otro código de estado (400, 401, 403, 404, 409, 422, 501, 505, 507, 511...)",
         "never", "nunca", "stop_turn",
-        "a tool maps it to a ToolException with its own recovery (404 → choose_alternative: this value will "
-        "not work, another may, and the message says where to find it; 401/403 → stop_turn); one that escapes "
+        f"a tool maps it to a ToolException with its own recovery (404 → {STATUS_RECOVERY[404]}: this value will "
+        f"not work, another may, and the message says where to find it; 401/403 → {STATUS_RECOVERY[403]}); one that escapes "
         "the tool is internal",
-        "la herramienta lo convierte en una ToolException con su recuperación (404 → choose_alternative: este "
-        "valor no funcionará, otro quizá sí, y el mensaje dice dónde encontrarlo; 401/403 → stop_turn); si escapa "
+        f"la herramienta lo convierte en una ToolException con su recuperación (404 → {STATUS_RECOVERY[404]}: este "
+        f"valor no funcionará, otro quizá sí, y el mensaje dice dónde encontrarlo; 401/403 → {STATUS_RECOVERY[403]}); si escapa "
         "de la herramienta, es interno"),
     Row("internal", "any other exception escaping the tool (KeyError, FileNotFoundError of the tool's own "
         "files, ZeroDivisionError from unvalidated input...)",

@@ -11,7 +11,7 @@ def main(argv=None):
     if len(argv) > 1 and argv[1] == "zygote":
         from .zygote import serve
 
-        serve()
+        serve(argv)
     else:
         from .run import clean_run
 

@@ -4,7 +4,7 @@ Before any notebook code runs, a run imports every module the tests import (the 
 read-only cells import from the same packages (``preload``) and :data:`ALWAYS`, and takes a snapshot
 (:func:`snapshot`): the builtins, the tracing and profiling hooks, the import system (``sys.modules`` entries,
 ``sys.meta_path``), and the functions and classes of the watched modules (``toolfaults.*``, ``unittest.mock``,
-everything a test imports). A zygote imports the same names once, before it forks runs (:func:`preimport`).
+everything a test imports). A zygote imports the same names once, before it forks a run (:func:`import_watched`).
 """
 
 import builtins
@@ -33,44 +33,28 @@ SKIPPED_CLASS_KEYS = ("__signature__", "__slotnames__")
 
 
 def import_watched(payload):
-    """Import what the tests rely on (:data:`ALWAYS`, the payload's ``watch``, ``preload`` and ``names``);
-    the names of the modules to watch."""
+    """Import what the tests rely on (:data:`ALWAYS`, the payload's ``watch``, ``preload`` and ``names``: the
+    assignment's modules and names, never the notebook's code, a package's lazy names too); the names of the
+    modules to watch. A zygote calls it too, before it forks a run, so that the run starts with them loaded."""
     for name in [*ALWAYS, *payload["watch"], *payload.get("preload", [])]:
         try:
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a test that imports it will fail the same way
+        except BaseException:  # noqa: BLE001 - a test that imports it will fail the same way
             pass
     for module_name, attr in payload["names"]:
         module = sys.modules.get(module_name)
         if module is not None:
             try:
                 sub = getattr(module, attr)
-            except Exception:  # noqa: BLE001
+            except BaseException:  # noqa: BLE001
                 sub = None
             if sub is None:
                 try:
                     importlib.import_module(f"{module_name}.{attr}")
-                except Exception:  # noqa: BLE001
+                except BaseException:  # noqa: BLE001
                     pass
     return sorted({n for n in sys.modules if n.split(".")[0] in STRICT_ROOTS}
                   | {n for n in [*ALWAYS, *payload["watch"]] if n in sys.modules})
-
-
-def preimport(payload):
-    """What the tests import (the assignment's modules and names, never the notebook's code): loaded here once,
-    as the run would load it first (a package's lazy names too), so that runs start with it."""
-    for name in payload.get("watch", []) + payload.get("preload", []):
-        try:
-            importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 - the run imports it again and fails as a fresh process would
-            pass
-    for module_name, attr in payload.get("names", []):
-        module = sys.modules.get(module_name)
-        if module is not None:
-            try:
-                getattr(module, attr)
-            except BaseException:  # noqa: BLE001
-                pass
 
 
 def functions_of(value, _function=types.FunctionType):

@@ -16,7 +16,7 @@ import time
 from .channel import next_line, reply
 from .kernels import KERNEL_MODULES, kernel, leftovers, pidfd
 from .run import clean_run
-from .watch import ALWAYS, preimport
+from .watch import ALWAYS, import_watched
 from .wipe import empty, identity, remove, tree, wipe
 
 
@@ -24,15 +24,15 @@ from .wipe import empty, identity, remove, tree, wipe
 ZYGOTE_MODULES = (*ALWAYS, "asyncio", "dis", "ast", "resource", "ctypes")
 
 
-def zygote_start():
+def zygote_start(argv):
     """Set a zygote up (``-c <runner> zygote <max channel> sandboxed|plain [kernel <modules as JSON>]``); its state.
 
     It dies with the grader and cannot be read or traced by its runs (not dumpable); its requests and
     replies go through private copies of stdin and stdout, then pointed at /dev/null. What its sandbox's
     /tmp holds before any run (HOME and the folders of its binds) is recorded, to be kept.
     """
-    sandboxed = sys.argv[3] == "sandboxed"
-    kernel_modules = json.loads(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "kernel" else None
+    sandboxed = argv[3] == "sandboxed"
+    kernel_modules = json.loads(argv[5]) if len(argv) > 5 and argv[4] == "kernel" else None
     try:
         import ctypes
 
@@ -55,7 +55,7 @@ def zygote_start():
     waiting = selectors.DefaultSelector()
     waiting.register(requests, selectors.EVENT_READ)
     home = os.path.join(tmp, "home")  # the sandbox's HOME (sandbox_command: --dir /tmp/home)
-    z = {"sandboxed": sandboxed, "max_channel": int(sys.argv[2]), "kernel_modules": kernel_modules,
+    z = {"sandboxed": sandboxed, "max_channel": int(argv[2]), "kernel_modules": kernel_modules,
          "requests": requests, "replies": replies, "waiting": waiting, "pending": b"", "tmp": tmp, "keep": keep,
          "home": home, "tmp_device": identity(tmp)[0] if sandboxed else None}
     # What the sandbox put in /tmp before any run: HOME, and the folders holding its binds (a course
@@ -150,7 +150,7 @@ def collect(z, pid, read, deadline):
 def forked_run(z, request, number):
     """One clean run in a child forked from this process; ``(data, reason, exit code)`` once it is gone."""
     payload = request["payload"]
-    preimport(payload)
+    import_watched(payload)  # loaded once here, as the run would load it first
     workdir = run_folder(z, request.get("files", {}), number)
     read, write = os.pipe()
     pid = os.fork()
@@ -165,7 +165,7 @@ def forked_run(z, request, number):
     return result
 
 
-def serve():
+def serve(argv):
     """Serve clean runs one after another, each in a fork of this process (``python -I -c <runner> zygote``).
 
     The process imports what the tests import once; each run is a child forked from it,
@@ -194,7 +194,7 @@ def serve():
     kernel runs it takes ``{"signal": <number>}`` lines (sent to the kernel's process group); once
     the kernel has exited and its leftovers are gone, it answers a header as above, with no data.
     """
-    z = zygote_start()
+    z = zygote_start(argv)
     number = 0
     while True:
         line = next_line(z)

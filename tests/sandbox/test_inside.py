@@ -222,25 +222,47 @@ def _messages(data: bytes) -> list[dict]:
     return [ast.literal_eval(line[len(TOKEN):]) for line in lines]
 
 
-def test_a_clean_run_speaks_its_protocol_on_a_private_channel(tmp_path):
-    """run.clean_run in a child of this process: the notebook's prints never reach the channel."""
+def _in_child(call, stdin: bytes = b"") -> bytes:
+    """``call()`` in a child of this process whose stdin and stdout are pipes, as a runner process's are; what it
+    wrote on stdout (the results channel) once it has exited with status 0."""
+    stdin_read, stdin_write = os.pipe()
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: its stdout is the pipe, as a runner process's is
+    if pid == 0:
         try:
             os.close(read)
+            os.close(stdin_write)
+            os.dup2(stdin_read, 0)
             os.dup2(write, 1)
-            run.clean_run(_payload(("answer", "print('not a result')\ndef f():\n    return 1"),
-                                   ("test", "assert f() == 1")))
+            sys.stdin = os.fdopen(0, "r")  # pytest's stand-in stdin cannot be read
+            call()
         finally:
             os._exit(3)
     os.close(write)
+    os.close(stdin_read)
+    os.write(stdin_write, stdin)
+    os.close(stdin_write)
     with os.fdopen(read, "rb") as pipe:
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+    return data
+
+
+NOTEBOOK = (("answer", "print('not a result')\ndef f():\n    return 1"), ("test", "assert f() == 1"))
+
+
+def test_a_clean_run_speaks_its_protocol_on_a_private_channel():
+    """run.clean_run: the notebook's prints never reach the channel."""
+    data = _in_child(lambda: run.clean_run(_payload(*NOTEBOOK)))
     kinds = [m["kind"] for m in _messages(data)]
     assert kinds == ["ready", "cell", "cell", "test", "done"] and b"not a result" not in data
+
+
+def test_with_no_zygote_argument_main_makes_one_run_of_the_payload_on_stdin():
+    data = _in_child(lambda: main.main(["-c"]), json.dumps(_payload(*NOTEBOOK)).encode())
+    tests = [m for m in _messages(data) if m["kind"] == "test"]
+    assert [(t["id"], t["passed"]) for t in tests] == [("c1", True)]
 
 
 def test_the_boot_code_loads_the_package_by_its_folder_and_changes_nothing_a_notebook_sees(tmp_path):
@@ -256,7 +278,6 @@ def test_the_boot_code_loads_the_package_by_its_folder_and_changes_nothing_a_not
                           capture_output=True, cwd=tmp_path, timeout=60)
     tests = [m for m in _messages(done.stdout) if m["kind"] == "test"]
     assert done.returncode == 0 and tests == [{"kind": "test", "id": "c0", "passed": True, "message": "", "what": []}]
-    assert main.main.__module__ == "autograder.inside.main"
 
 
 # -- channel ---------------------------------------------------------------------------------------
