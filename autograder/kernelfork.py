@@ -11,8 +11,9 @@ mode) that has imported ipykernel and :data:`PRELOAD` once and never runs notebo
   private folder (connection file and sockets) is made in a folder bound into that
   sandbox (``Zygote.sockets``), and the kernel works in a read-only copy of the
   notebook's folder, as a fresh kernel works in a read-only bind of it;
-- each kernel is a fork started as ``python -m ipykernel_launcher -f <connection file>``
-  would start it, with the modules loaded and nothing else;
+- each kernel is a fork started as ``python -m ipykernel_launcher -f <connection file> <options>``
+  would start it, with the modules loaded and nothing else: the options are the ones the kernel manager's
+  command line gives (:func:`kernel_options`; nbclient's ``--HistoryManager.hist_file=:memory:`` among them);
 - when a kernel exits, the zygote kills whatever else runs in its sandbox, empties
   ``/tmp``, ``/tmp/home``, ``/dev/shm`` and the System V IPC objects, and checks that
   the folders of its binds are as they were, before it serves another kernel; if it
@@ -119,8 +120,20 @@ class ForkedKernel:
             zygote.close()
 
 
-def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str, timeout: float) -> ForkedKernel:
-    """Ask ``zygote`` for a kernel reading ``connection_file``, writing to ``log``, working in ``workdir``.
+def kernel_options(cmd: list[str]) -> list[str]:
+    """The options a kernel's command line gives after its connection file (``... -f <file> --A.b=c ...``):
+    what a forked kernel is started with too. nbclient adds ``--HistoryManager.hist_file=:memory:`` (no
+    history file) and nbgrader ``--IPKernelApp.log_level=ERROR``; a fork that dropped them would write every
+    cell it runs to a history database and log what a fresh kernel does not."""
+    if "-f" not in cmd:
+        return []
+    return [arg for arg in cmd[cmd.index("-f") + 2:] if arg.startswith("--")]
+
+
+def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str, timeout: float,
+          options: list[str] = ()) -> ForkedKernel:
+    """Ask ``zygote`` for a kernel reading ``connection_file``, writing to ``log``, working in ``workdir``,
+    started with ``options`` (:func:`kernel_options`).
 
     ``keep`` (the kernel's folder, holding its connection file and log) is what the zygote
     leaves in its sockets folder when the kernel has exited. ``timeout``: the seconds the zygote may take
@@ -130,7 +143,7 @@ def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: st
         ZygoteGone: the zygote died or did not answer (the caller may start another, or a fresh kernel).
     """
     zygote.send({"kernel": {"connection_file": connection_file, "log": log, "workdir": workdir,
-                            "scratch": str(zygote.sockets), "keep": keep}})
+                            "scratch": str(zygote.sockets), "keep": keep, "options": list(options)}})
     answer = zygote.header(time.monotonic() + timeout)
     if answer is None or "started" not in answer:
         zygote.close()
@@ -149,7 +162,7 @@ class ForkedProvisioner(LocalProvisioner):  # type: ignore[misc]
     forked: ForkedKernel | None = None
 
     async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> Any:
-        self.forked = self.process = self.parent.launch_forked()
+        self.forked = self.process = self.parent.launch_forked(kernel_options(cmd))
         self.pid = self.process.pid
         self.pgid = None  # signals go to the kernel's own group, through the zygote
         self.cwd = kwargs.get("cwd")

@@ -260,8 +260,9 @@ class SandboxedKernelManager(AsyncKernelManager):
                                                  parent=self)
         return self._zygote
 
-    def launch_forked(self) -> Any:
-        """The forked kernel (``ForkedProvisioner.launch_kernel``): a process found dead is replaced once."""
+    def launch_forked(self, options: list[str] = ()) -> Any:
+        """The forked kernel (``ForkedProvisioner.launch_kernel``), started with ``options`` (the kernel command
+        line's, :func:`autograder.kernelfork.kernel_options`): a process found dead is replaced once."""
         zygote = self._zygote
         self._zygote = None
         for attempt in (1, 2):
@@ -275,7 +276,7 @@ class SandboxedKernelManager(AsyncKernelManager):
                     shutil.copyfile(path, Path(self._copy) / path.name, follow_symlinks=False)
                     (Path(self._copy) / path.name).chmod(0o444)
                 return start(zygote, self.connection_file, str(Path(self.base_dir) / "kernel.log"),
-                             self.base_dir, self._copy, self.startup_timeout)
+                             self.base_dir, self._copy, self.startup_timeout, options)
             except (forkserver.ZygoteGone, OSError) as err:
                 zygote.close()
                 if attempt == 2:

@@ -38,7 +38,8 @@ def leftovers(z, pid):
 
 
 def kernel_child(z, spec, workdir):
-    """In the forked child: become the kernel, as ``python -m ipykernel_launcher -f <file>`` starts it; never returns."""
+    """In the forked child: become the kernel, as ``python -m ipykernel_launcher -f <file> <options>`` starts it
+    (``spec["options"]``: the kernel manager's, such as ``--HistoryManager.hist_file=:memory:``); never returns."""
     code = 1
     try:
         z["waiting"].close()
@@ -53,7 +54,8 @@ def kernel_child(z, spec, workdir):
         # As `python -m ipykernel_launcher -f <file>` starts it: ipykernel puts '' back on the path.
         if sys.path and sys.path[0] in ("", os.getcwd()):
             del sys.path[0]
-        sys.argv = ["ipykernel_launcher", "-f", spec["connection_file"]]
+        sys.argv = ["ipykernel_launcher", "-f", spec["connection_file"],
+                    *[str(o) for o in spec.get("options", ()) if str(o).startswith("--")]]
         from ipykernel import kernelapp
 
         kernelapp.launch_new_instance()

@@ -9,6 +9,7 @@ no System V IPC object. A kernel that kills its warm process costs nothing but i
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import re
 import textwrap
@@ -48,13 +49,15 @@ async def _next_message(kc, km) -> dict | None:
     raise queue.Empty
 
 
-async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt: bool = False) -> list[str]:
-    """Start a sandboxed kernel in ``workdir``, run ``cells``, stop it: each cell's output (or its error).
+async def _run(workdir: Path, *cells: str, fork: bool = True, interrupt: bool = False,
+               options: tuple[str, ...] = ()) -> list[str]:
+    """Start a sandboxed kernel in ``workdir`` (its command line ending with ``options``, as nbclient's
+    ``extra_arguments``), run ``cells``, stop it: each cell's output (or its error).
 
     A cell during which the kernel died gives :data:`DIED`, and so do the cells after it.
     """
     km = SandboxedKernelManager(fork=fork, memory_limit=900 * 1024 * 1024, cpu_limit=300)
-    await km.start_kernel(cwd=str(workdir))
+    await km.start_kernel(cwd=str(workdir), extra_arguments=list(options))
     kc = km.client()
     kc.start_channels()
     outputs = []
@@ -115,6 +118,20 @@ def test_kernels_are_forks_of_one_warm_process_with_the_setup_imports_done(tmp_p
     assert forkserver.idle_zygotes() == 1
     fresh = run(tmp_path, PROBE, fork=False)
     assert fresh[0].endswith("False") and fresh[0] != first[0]
+
+
+def test_a_forked_kernel_is_started_with_the_options_of_the_kernel_command_line(tmp_path):
+    """nbclient starts a grading kernel with ``--HistoryManager.hist_file=:memory:`` (and nbgrader with
+    ``--IPKernelApp.log_level=ERROR``): a fork takes them as a fresh kernel does, so it keeps no history
+    database (one write of every cell it runs) and logs what a fresh kernel logs."""
+    probe = ("from ipykernel.kernelapp import IPKernelApp; "
+             "print(get_ipython().history_manager.hist_file, IPKernelApp.instance().log_level)")
+    options = ("--HistoryManager.hist_file=:memory:", "--IPKernelApp.log_level=ERROR")
+    forked, fresh = run(tmp_path, PROBE, probe, options=options), run(tmp_path, PROBE, probe, fork=False, options=options)
+    assert forked[0].endswith("True") and fresh[0].endswith("False"), (forked, fresh)
+    assert forked[1] == fresh[1] == f":memory: {logging.ERROR}", (forked, fresh)
+    plain = run(tmp_path, probe)[0]
+    assert not plain.startswith(":memory:"), f"without the options, the fork keeps IPython's default history: {plain}"
 
 
 def test_a_folder_with_a_subfolder_gets_a_fresh_kernel(tmp_path):
