@@ -18,7 +18,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from ipykernel import compiler
+
 from autograder import cleanroom, forkserver
+from autograder.inside import kernels
 from autograder.course import SOLUTIONS, assignments
 from autograder.kernelfork import PRELOAD
 from autograder.sandbox import SandboxedKernelManager, sandbox_available
@@ -132,6 +135,23 @@ def test_a_forked_kernel_is_started_with_the_options_of_the_kernel_command_line(
     assert forked[1] == fresh[1] == f":memory: {logging.ERROR}", (forked, fresh)
     plain = run(tmp_path, probe)[0]
     assert not plain.startswith(":memory:"), f"without the options, the fork keeps IPython's default history: {plain}"
+
+
+def test_a_forked_kernel_names_cells_by_their_source_and_shows_tracebacks_as_a_fresh_kernel_does(tmp_path):
+    """A fork names each cell's code with a C hash (autograder.inside.kernels.cell_name_hash), not ipykernel's
+    pure-Python murmur2: one name per source, and a failing cell's traceback as a fresh kernel shows it."""
+    name = "from ipykernel.compiler import get_file_name as n; import os; print(os.path.basename(n('a = 1')), os.path.basename(n('a = 2')), os.path.basename(n('a = 1')))"
+    failing = "def f():\n    raise ValueError('no')\nf()"
+    trace = "import sys; print(get_ipython().InteractiveTB.text(sys.last_type, sys.last_value, sys.last_traceback))"
+    forked, fresh = run(tmp_path, name, failing, trace), run(tmp_path, name, failing, trace, fork=False)
+    one, two, again = forked[0].split()
+    assert one == again != two and one.endswith(".py"), forked[0]
+    seed = compiler.get_tmp_hash_seed()
+    assert one == f"{kernels.cell_name_hash('a = 1', seed)}.py" != fresh[0].split()[0] == f"{compiler.murmur2_x86('a = 1', seed)}.py"
+    assert forked[1] == fresh[1] == "ValueError: no", (forked, fresh)
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", forked[2])
+    assert "Cell In[2], line 3" in shown and "Cell In[2], line 2, in f" in shown, shown
+    assert forked[2] == fresh[2], (forked[2], fresh[2])
 
 
 def test_a_folder_with_a_subfolder_gets_a_fresh_kernel(tmp_path):
