@@ -26,9 +26,8 @@ line of a cell before it runs it; as ~150 lines of code twice per test cell, tha
 about 30 ms of kernel time per test cell (0.4 s for a notebook of 14 tests); as one
 literal, what the check itself costs (about 7 ms a run, twice a test cell: 50 runs
 measured on the course's Python), plus what IPython does with a line of 31,000
-characters: ipykernel names each cell by a pure-Python hash of its source, 5.8 ms a
-check, which a forked grading kernel computes in C instead
-(:func:`autograder.inside.kernels.cell_name_hash`).
+characters, such as naming the cell by a hash of its source (a forked grading kernel
+computes it in C, :func:`autograder.inside.kernels.cell_name_hash`, which says what it saves).
 
 This is a guard against patching in the kernel, not a sandbox: a determined
 learner could also patch the checker's own tools (``hashlib``, ``exec``, other

@@ -34,6 +34,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from jupyter_client.provisioning import LocalProvisioner
@@ -123,15 +124,16 @@ class ForkedKernel:
 def kernel_options(cmd: list[str]) -> list[str]:
     """The options a kernel's command line gives after its connection file (``... -f <file> --A.b=c ...``):
     what a forked kernel is started with too. nbclient adds ``--HistoryManager.hist_file=:memory:`` (no
-    history file) and nbgrader ``--IPKernelApp.log_level=ERROR``; a fork that dropped them would write every
-    cell it runs to a history database and log what a fresh kernel does not."""
+    history file) and the grader's ``GuardedExecute.extra_arguments`` ``--IPKernelApp.log_level=ERROR``; a
+    fork that dropped them would write every cell it runs to a history database and log what a fresh kernel
+    does not."""
     if "-f" not in cmd:
         return []
     return [arg for arg in cmd[cmd.index("-f") + 2:] if arg.startswith("--")]
 
 
 def start(zygote: Zygote, connection_file: str, log: str, keep: str, workdir: str, timeout: float,
-          options: list[str] = ()) -> ForkedKernel:
+          options: Sequence[str] = ()) -> ForkedKernel:
     """Ask ``zygote`` for a kernel reading ``connection_file``, writing to ``log``, working in ``workdir``,
     started with ``options`` (:func:`kernel_options`).
 

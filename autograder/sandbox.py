@@ -56,6 +56,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -260,7 +261,7 @@ class SandboxedKernelManager(AsyncKernelManager):
                                                  parent=self)
         return self._zygote
 
-    def launch_forked(self, options: list[str] = ()) -> Any:
+    def launch_forked(self, options: Sequence[str] = ()) -> Any:
         """The forked kernel (``ForkedProvisioner.launch_kernel``), started with ``options`` (the kernel command
         line's, :func:`autograder.kernelfork.kernel_options`): a process found dead is replaced once."""
         zygote = self._zygote

@@ -23,7 +23,7 @@ def cell_name_hash(data, seed):
     """What a forked kernel names each cell's code by, in place of ipykernel's ``murmur2_x86``: the same role
     (a 32-bit number per source, seeded as ipykernel seeds it; IPython shows ``Cell In[n]`` whatever the
     number), computed in C. ipykernel's is pure Python: 5.8 ms for the helper package check the grader puts
-    twice in every test cell (31,000 characters), more than a third of what a test cell costs the kernel."""
+    twice in every test cell (31,000 characters), about a third of what a test cell costs the kernel."""
     return zlib.crc32(data.encode("utf-8", "surrogatepass"), seed & 0xFFFFFFFF)
 
 
@@ -63,8 +63,7 @@ def kernel_child(z, spec, workdir):
         # As `python -m ipykernel_launcher -f <file>` starts it: ipykernel puts '' back on the path.
         if sys.path and sys.path[0] in ("", os.getcwd()):
             del sys.path[0]
-        sys.argv = ["ipykernel_launcher", "-f", spec["connection_file"],
-                    *[str(o) for o in spec.get("options", ()) if str(o).startswith("--")]]
+        sys.argv = ["ipykernel_launcher", "-f", spec["connection_file"], *spec.get("options", ())]
         from ipykernel import compiler, kernelapp
 
         compiler.murmur2_x86 = cell_name_hash

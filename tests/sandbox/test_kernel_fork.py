@@ -21,8 +21,8 @@ import pytest
 from ipykernel import compiler
 
 from autograder import cleanroom, forkserver
-from autograder.inside import kernels
 from autograder.course import SOLUTIONS, assignments
+from autograder.inside import kernels
 from autograder.kernelfork import PRELOAD
 from autograder.sandbox import SandboxedKernelManager, sandbox_available
 from coursetools.fairness import has_catalogue
@@ -124,8 +124,8 @@ def test_kernels_are_forks_of_one_warm_process_with_the_setup_imports_done(tmp_p
 
 
 def test_a_forked_kernel_is_started_with_the_options_of_the_kernel_command_line(tmp_path):
-    """nbclient starts a grading kernel with ``--HistoryManager.hist_file=:memory:`` (and nbgrader with
-    ``--IPKernelApp.log_level=ERROR``): a fork takes them as a fresh kernel does, so it keeps no history
+    """nbclient starts a grading kernel with ``--HistoryManager.hist_file=:memory:`` (and the grader's
+    ``GuardedExecute`` with ``--IPKernelApp.log_level=ERROR``): a fork takes them as a fresh kernel does, so it keeps no history
     database (one write of every cell it runs) and logs what a fresh kernel logs."""
     probe = ("from ipykernel.kernelapp import IPKernelApp; "
              "print(get_ipython().history_manager.hist_file, IPKernelApp.instance().log_level)")
