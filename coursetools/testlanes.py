@@ -3,8 +3,8 @@
 tests/lanes.txt names each lane and the test files or folders it collects, one lane a line, in the order
 the lanes start (the longest first)::
 
-    browser: tests/e2e
     main:
+    browser: tests/e2e
     fairness: tests/exercises/test_fairness.py
     python: tests/package tests/lessons/test_lessons.py
 
