@@ -50,6 +50,53 @@ def test_plain_nbgrader_grades_one_submission_and_the_floor_runs_it(tmp_path):
 
 
 
+def test_the_floor_starts_another_kernel_when_one_dies_before_its_first_cell(tmp_path, monkeypatch):
+    """A plain kernel that dies before it answers (seen once in `make test`: "Kernel died before replying to
+    kernel_info") is started again, up to the helper package's KERNEL_START_ATTEMPTS; a failure once a kernel has
+    answered is not run again; the start counted is the one that answered."""
+    from contextlib import contextmanager
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    from toolfaults.progress import KERNEL_START_ATTEMPTS
+
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")]), path)
+
+    def kernels(dying: int):
+        starts = []
+
+        @contextmanager
+        def setup_kernel(self, **kwargs):
+            starts.append(kwargs)
+            if len(starts) <= dying:
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            yield
+
+        monkeypatch.setattr(NotebookClient, "setup_kernel", setup_kernel)
+        return starts
+
+    monkeypatch.setattr(benchcompare, "_cells_cpu", lambda client, nb: 1.5)
+    starts = kernels(dying=KERNEL_START_ATTEMPTS - 1)
+    start, used = benchcompare.floor_one(path, 30.0)
+    assert len(starts) == KERNEL_START_ATTEMPTS and used == 1.5 and 0 <= start < 1
+
+    starts = kernels(dying=KERNEL_START_ATTEMPTS)
+    with pytest.raises(RuntimeError, match="died"):
+        benchcompare.floor_one(path, 30.0)
+    assert len(starts) == KERNEL_START_ATTEMPTS
+
+    def dies_running(client, nb):
+        raise RuntimeError("Kernel died")
+
+    monkeypatch.setattr(benchcompare, "_cells_cpu", dies_running)
+    starts = kernels(dying=0)
+    with pytest.raises(RuntimeError):
+        benchcompare.floor_one(path, 30.0)
+    assert len(starts) == 1
+
+
 def test_make_bench_runs_the_comparison_first():
     from coursetools import bench
 
